@@ -1,0 +1,75 @@
+"""Transport contracts: how a model's reply becomes the string bash -c runs (spec section 5b)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from quotebench.shellesc import dq_embed_escape
+
+
+class ContractError(ValueError):
+    """The reply is unusable under the contract."""
+
+
+def _raw(reply: str) -> str:
+    return reply
+
+
+def _from_json(reply: str) -> str:
+    try:
+        data = json.loads(reply)
+    except ValueError as err:
+        raise ContractError(f"reply is not valid JSON: {err}") from None
+    if not isinstance(data, dict) or set(data) != {"command"} or not isinstance(data["command"], str):
+        raise ContractError('reply must be exactly one JSON object {"command": "<string>"}')
+    return data["command"]
+
+
+def _wrapped(reply: str) -> str:
+    # What a naive harness does: interpolate the reply into double quotes of another bash -c.
+    return f'bash -c "{reply}"'
+
+
+@dataclass(frozen=True)
+class Contract:
+    name: str
+    to_command: Callable[[str], str]  # reply -> command string (raises ContractError)
+    encode: Callable[[str], str]  # a known-good command -> the reply that delivers it
+    reply_format: str  # what the system prompt tells the model
+
+
+CONTRACTS = {
+    "raw": Contract(
+        "raw",
+        _raw,
+        _raw,
+        "Reply with the command only: no explanation, no markdown fence. Your reply is run verbatim "
+        "as the single argument of bash -c.",
+    ),
+    "json": Contract(
+        "json",
+        _from_json,
+        lambda command: json.dumps({"command": command}, ensure_ascii=False),
+        'Reply with exactly one JSON object {"command": "<the command>"} and nothing else. The '
+        "harness parses it strictly and runs the command string as the single argument of bash -c.",
+    ),
+    "wrapped": Contract(
+        "wrapped",
+        _wrapped,
+        dq_embed_escape,
+        'Reply with the command only. The harness inserts your reply R into the string bash -c "R" '
+        "(between double quotes, with no escaping of its own) and runs that string with bash -c.",
+    ),
+}
+
+
+class UnknownContract(LookupError):
+    pass
+
+
+def get(name: str) -> Contract:
+    if name not in CONTRACTS:
+        raise UnknownContract(f"unknown contract {name!r}; choose one of: {', '.join(CONTRACTS)}")
+    return CONTRACTS[name]

@@ -1,0 +1,33 @@
+"""Executors run one command in one freshly prepared task tree and judge the result.
+
+Every executor returns an Execution; `get(name)` builds one by name for the CLI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+NAMES = ("local",)
+
+
+@dataclass(frozen=True)
+class Execution:
+    exit_code: int | None  # None when the command was killed by the timeout
+    timed_out: bool
+    syntax_ok: bool  # bash -n accepted the command (checked only when it failed)
+    stdout_tail: str
+    stderr_tail: str
+    duration_s: float
+    verdict: dict  # fsstate.judge output
+
+
+class UnknownExecutor(LookupError):
+    pass
+
+
+def get(name: str, **options):
+    if name == "local":
+        from quotebench.executors.local import LocalExecutor
+
+        return LocalExecutor(**options)
+    raise UnknownExecutor(f"unknown executor {name!r}; choose one of: {', '.join(NAMES)}")

@@ -1,0 +1,130 @@
+"""Run `bash -c CMD` directly (execve, no extra shell) in a fresh copy of the task's fixture."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+
+from quotebench import fsstate
+from quotebench.executors import Execution
+from quotebench.model import Task
+
+TAIL_BYTES = 4096
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+def command_env(root: str) -> dict[str, str]:
+    """The whole environment of the command, built from nothing: no parent variable (API keys
+    included) can reach it."""
+    return {
+        "HOME": os.path.join(root, fsstate.WORK),
+        "PATH": os.path.join(root, fsstate.BIN) + ":" + SYSTEM_PATH,
+        "LC_ALL": "C",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "USER": "quotebench",
+    }
+
+
+def _tail(path: str) -> str:
+    with open(path, "rb") as fh:
+        fh.seek(0, os.SEEK_END)
+        fh.seek(max(0, fh.tell() - TAIL_BYTES))
+        return fh.read().decode("utf-8", errors="replace")
+
+
+def _force_remove(path: str) -> None:
+    """Remove an attempt tree even if the command made parts of it read-only."""
+    try:
+        shutil.rmtree(path)
+    except OSError:
+        for dirpath, dirnames, _files in os.walk(path):
+            for name in dirnames:
+                os.chmod(os.path.join(dirpath, name), 0o700)
+            os.chmod(dirpath, 0o700)
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def syntax_ok(command: str) -> bool:
+    done = subprocess.run(
+        ["bash", "-n", "-c", command], stdin=subprocess.DEVNULL, capture_output=True, env={"LC_ALL": "C"}
+    )
+    return done.returncode == 0
+
+
+class LocalExecutor:
+    name = "local"
+
+    def __init__(self, base_dir: str | None = None, timeout: float = 15.0):
+        self.base_dir = base_dir
+        self.timeout = timeout
+        self._templates: dict[str, tuple[str, dict]] = {}
+        self._lock = threading.Lock()
+        self._scratch = tempfile.mkdtemp(prefix="qb-templates-", dir=base_dir)
+
+    def close(self) -> None:
+        shutil.rmtree(self._scratch, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _template(self, task: Task) -> tuple[str, dict]:
+        """Build each task's fixture once; attempts copy it (git repos included) instead."""
+        with self._lock:
+            if task.digest not in self._templates:
+                path = os.path.join(self._scratch, task.digest)
+                fsstate.build(task.fixture, path)
+                self._templates[task.digest] = (path, fsstate.snapshot(path))
+            return self._templates[task.digest]
+
+    def run(self, task: Task, command: str) -> Execution:
+        template, baseline = self._template(task)
+        attempt = tempfile.mkdtemp(prefix="qb-attempt-", dir=self.base_dir)
+        root = os.path.join(attempt, "root")
+        try:
+            shutil.copytree(template, root, symlinks=True)
+            return self._execute(task, command, attempt, root, baseline)
+        finally:
+            _force_remove(attempt)
+
+    def _execute(self, task: Task, command: str, attempt: str, root: str, baseline: dict) -> Execution:
+        out_path, err_path = os.path.join(attempt, "stdout"), os.path.join(attempt, "stderr")
+        started = time.perf_counter()
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            proc = subprocess.Popen(
+                ["bash", "-c", command],
+                cwd=os.path.join(root, fsstate.WORK),
+                env=command_env(root),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                start_new_session=True,
+            )
+            try:
+                exit_code, timed_out = proc.wait(timeout=self.timeout), False
+            except subprocess.TimeoutExpired:
+                exit_code, timed_out = None, True
+            finally:
+                # The whole process group goes, so a backgrounded grandchild cannot outlive the attempt.
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                proc.wait()
+        duration = time.perf_counter() - started
+        return Execution(
+            exit_code=exit_code,
+            timed_out=timed_out,
+            syntax_ok=exit_code == 0 or syntax_ok(command),
+            stdout_tail=_tail(out_path),
+            stderr_tail=_tail(err_path),
+            duration_s=round(duration, 4),
+            verdict=fsstate.judge(task.expect, root, baseline),
+        )

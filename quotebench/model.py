@@ -1,0 +1,108 @@
+"""The task as pure data, the fixed hazard vocabulary and the failure classes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+OPEN, CLOSE = "⟪", "⟫"
+
+# One vocabulary for every task, so per-hazard analysis adds up across scenarios.
+HAZARDS = frozenset(
+    {
+        "apostrophe",
+        "double-quote",
+        "dollar",
+        "backtick",
+        "command-substitution",
+        "backslash",
+        "newline",
+        "space",
+        "glob",
+        "leading-dash",
+        "regex-meta",
+        "sed-delimiter",
+        "sed-replacement",
+        "awk-dollar",
+        "awk-escape",
+        "json-escape",
+        "heredoc-expansion",
+        "heredoc-delimiter",
+        "double-evaluation",
+        "percent",
+        "unicode",
+        "empty-arg",
+        "collateral-damage",
+        "exclamation",
+        "semicolon",
+        "redirection",
+        "hash",
+    }
+)
+# ShellCheck codes that name a hazard; a task may carry them beside the words above.
+SHELLCHECK_CODES = frozenset({"SC2016", "SC2029", "SC2035", "SC2061", "SC2086", "SC2087", "SC2145"})
+
+FAILURE_CLASSES = (
+    "pass",
+    "shell-syntax",
+    "tool-error",
+    "runtime-error",
+    "silent-wrong",
+    "timeout",
+    "environment-invalid",
+    "contract-error",
+)
+
+
+def literal(payload: str) -> str:
+    """Mark a literal payload for an instruction: every character between the markers is literal."""
+    if "\t" in payload:
+        raise ValueError("tab characters are excluded from payloads (display ambiguity)")
+    if OPEN in payload or CLOSE in payload:
+        raise ValueError("a payload may not contain the marker characters")
+    return f"{OPEN}{payload}{CLOSE}"
+
+
+@dataclass(frozen=True)
+class Task:
+    """One benchmark item. fixture and expect are fsstate.py specs (JSON-ready data)."""
+
+    scenario: str
+    tier: int
+    slug: str
+    hazards: tuple[str, ...]
+    instruction: str
+    fixture: dict
+    expect: dict
+    oracle: str
+    naive: str
+    params: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = [h for h in self.hazards if h not in HAZARDS and h not in SHELLCHECK_CODES]
+        if unknown:
+            raise ValueError(f"{self.id}: unknown hazard tags {unknown}")
+        if self.tier not in (0, 1, 2, 3):
+            raise ValueError(f"{self.id}: tier must be 0..3")
+        if (self.tier == 0) != (not self.hazards):
+            raise ValueError(f"{self.id}: the control tier has no hazards and hostile tiers have some")
+
+    @property
+    def id(self) -> str:
+        return f"{self.scenario}/t{self.tier}-{self.slug}"
+
+    @property
+    def hostile(self) -> bool:
+        return self.tier > 0
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["hazards"] = list(self.hazards)
+        return {"id": self.id, **data}
+
+    @property
+    def digest(self) -> str:
+        """Changes whenever anything that defines the task changes (then old results are stale)."""
+        canonical = json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]

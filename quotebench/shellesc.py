@@ -1,0 +1,54 @@
+"""The audited escapers. Oracles are built only from these and shlex.quote.
+
+Each function escapes for exactly one layer; an oracle composes them innermost first, e.g.
+shlex.quote("s/" + sed_bre_pattern(old) + "/" + sed_replacement(new) + "/g").
+"""
+
+from __future__ import annotations
+
+import shlex
+
+_BRE_SPECIAL = set("\\/.*[]^$")
+_DQ_SPECIAL = set('\\"$`')
+
+
+def sed_bre_pattern(text: str, delimiter: str = "/") -> str:
+    """Escape text so that GNU sed matches it literally as a BRE between the given delimiters."""
+    if "\n" in text:
+        raise ValueError("sed works line by line: a pattern cannot contain a newline")
+    special = _BRE_SPECIAL | {delimiter}
+    return "".join("\\" + ch if ch in special else ch for ch in text)
+
+
+def sed_replacement(text: str, delimiter: str = "/") -> str:
+    """Escape text for the replacement part of s///: backslash, &, the delimiter and newline."""
+    out = []
+    for ch in text:
+        if ch in ("\\", "&", delimiter):
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def awk_v_value(text: str) -> str:
+    """Escape text for `awk -v name=VALUE`, which processes backslash escapes in VALUE."""
+    return text.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def dq_embed_escape(text: str) -> str:
+    """Escape text so that inside "..." bash yields it unchanged (backslash, ", $ and backtick)."""
+    return "".join("\\" + ch if ch in _DQ_SPECIAL else ch for ch in text)
+
+
+def naive_wrap(payload: str) -> str:
+    """The most tempting wrong quoting: single quotes when the payload's only special character is
+    an apostrophe, double quotes otherwise."""
+    if "'" in payload and not (set(payload) & _DQ_SPECIAL):
+        return f"'{payload}'"
+    return f'"{payload}"'
+
+
+quote = shlex.quote
