@@ -47,9 +47,7 @@ def select(pattern: str | None) -> list[Task]:
     if not pattern:
         return list(all_tasks())
     parts = [p.strip() for p in pattern.split(",") if p.strip()]
-    chosen = [
-        t for t in all_tasks() if any(fnmatch.fnmatchcase(t.id, p) or p in t.id for p in parts)
-    ]
+    chosen = [t for t in all_tasks() if any(fnmatch.fnmatchcase(t.id, p) or p in t.id for p in parts)]
     if not chosen:
         raise UnknownTask(f"no task matches {pattern!r}; `quotebench list` shows the ids")
     return chosen

@@ -27,6 +27,10 @@ def _from_json(reply: str) -> str:
     return data["command"]
 
 
+def _to_json(command: str) -> str:
+    return json.dumps({"command": command}, ensure_ascii=False)
+
+
 def _wrapped(reply: str) -> str:
     # What a naive harness does: interpolate the reply into double quotes of another bash -c.
     return f'bash -c "{reply}"'
@@ -37,6 +41,7 @@ class Contract:
     name: str
     to_command: Callable[[str], str]  # reply -> command string (raises ContractError)
     encode: Callable[[str], str]  # a known-good command -> the reply that delivers it
+    naive_reply: Callable[[str], str]  # the naive command as a one-shell-layer quoter sends it
     reply_format: str  # what the system prompt tells the model
 
 
@@ -45,13 +50,16 @@ CONTRACTS = {
         "raw",
         _raw,
         _raw,
+        _raw,
         "Reply with the command only: no explanation, no markdown fence. Your reply is run verbatim "
         "as the single argument of bash -c.",
     ),
     "json": Contract(
         "json",
         _from_json,
-        lambda command: json.dumps({"command": command}, ensure_ascii=False),
+        _to_json,
+        # Tool-calling SDKs get the JSON layer right; the naive mistake is in the shell layer.
+        _to_json,
         'Reply with exactly one JSON object {"command": "<the command>"} and nothing else. The '
         "harness parses it strictly and runs the command string as the single argument of bash -c.",
     ),
@@ -59,6 +67,8 @@ CONTRACTS = {
         "wrapped",
         _wrapped,
         dq_embed_escape,
+        # The naive model does not know about the outer double quotes and sends its command as is.
+        _raw,
         'Reply with the command only. The harness inserts your reply R into the string bash -c "R" '
         "(between double quotes, with no escaping of its own) and runs that string with bash -c.",
     ),

@@ -289,7 +289,8 @@ def _check_probe(root: str, check: dict) -> str | None:
         return f"probe: expected {len(want)} call(s), received {len(calls)}: {_show(json.dumps(calls))}"
     for n, (got, exp) in enumerate(zip(calls, want, strict=True), 1):
         if "argv" in exp and got["argv"] != exp["argv"]:
-            return f"probe call {n}: expected argv {_show(json.dumps(exp['argv']))}, got {_show(json.dumps(got['argv']))}"
+            want_argv, got_argv = _show(json.dumps(exp["argv"])), _show(json.dumps(got["argv"]))
+            return f"probe call {n}: expected argv {want_argv}, got {got_argv}"
         if "env" in exp and got["env"] != exp["env"]:
             return f"probe call {n}: expected QB_VALUE {_show(exp['env'])}, got {_show(got['env'])}"
     return None
@@ -354,9 +355,7 @@ def judge(expect: dict, root: str, baseline: dict[str, tuple]) -> dict:
     stray = sorted(
         p
         for p in final
-        if p not in baseline
-        and p not in allowed
-        and not (final[p] == ("d",) and p in allowed_dirs)
+        if p not in baseline and p not in allowed and not (final[p] == ("d",) and p in allowed_dirs)
     )
     collateral = sorted(p for p, entry in baseline.items() if p not in touched and final.get(p) != entry)
     problems += [f"{p}: changed or deleted but should be untouched" for p in collateral]

@@ -17,7 +17,7 @@ def ansi_c(text: str) -> str:
 
 
 def double_quoted(text: str) -> str:
-    """"..." with backslash, double quote, dollar and backtick escaped."""
+    """ "..." with backslash, double quote, dollar and backtick escaped."""
     return '"' + "".join("\\" + c if c in '\\"$`' else c for c in text) + '"'
 
 

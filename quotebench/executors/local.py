@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -113,10 +114,8 @@ class LocalExecutor:
                 exit_code, timed_out = None, True
             finally:
                 # The whole process group goes, so a backgrounded grandchild cannot outlive the attempt.
-                try:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(proc.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
                 proc.wait()
         duration = time.perf_counter() - started
         return Execution(

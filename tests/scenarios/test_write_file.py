@@ -14,7 +14,7 @@ CORRECT = {
     "base64": lambda p: f"{{ {base64_pipe(p['payload'])}; echo; }} > {p['target']}",
     "single-quote-concat": lambda p: f"printf '%s\\n' {single_quoted_concat(p['payload'])} > {p['target']}",
     "python": lambda p: (
-        "python3 -c 'import sys; open(sys.argv[1], \"w\").write(sys.argv[2] + \"\\n\")' "
+        'python3 -c \'import sys; open(sys.argv[1], "w").write(sys.argv[2] + "\\n")\' '
         f"{p['target']} {ansi_c(p['payload'])}"
     ),
 }

@@ -1,0 +1,3 @@
+"""QuoteBench: does a model compose one correct bash -c command when the payload is hostile?"""
+
+__version__ = "0.3.0"

@@ -1,0 +1,3 @@
+from quotebench.cli import main
+
+main()

@@ -1,0 +1,100 @@
+"""`quotebench validate`: prove the task set before any number is trusted (spec section 6).
+
+Per contract: every oracle passes; the naive command passes no hostile task; under raw it passes
+every control (so the raw Quoting Gap is attributable to quoting alone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+
+from quotebench.classify import classify
+from quotebench.contracts import Contract, ContractError
+from quotebench.model import Task
+
+
+def attempt(executor, task: Task, contract: Contract, reply: str) -> dict:
+    """Run one reply under a contract and classify it (the unit of work of validate and run)."""
+    try:
+        command = contract.to_command(reply)
+    except ContractError as err:
+        return {"failure_class": "contract-error", "command": None, "execution": None, "why": str(err)}
+    execution = executor.run(task, command)
+    failure = classify(execution)
+    why = "; ".join(execution.verdict["problems"][:2]) or execution.stderr_tail.strip()[-200:]
+    return {"failure_class": failure, "command": command, "execution": execution, "why": why}
+
+
+def _jobs(tasks: Iterable[Task], contracts: Iterable[Contract]):
+    for contract in contracts:
+        for task in tasks:
+            yield contract, task, "oracle", contract.encode(task.oracle)
+            yield contract, task, "naive", contract.naive_reply(task.naive)
+
+
+def validate(
+    tasks: list[Task],
+    contracts: list[Contract],
+    executor,
+    workers: int = 2,
+    progress: Callable[[], None] | None = None,
+) -> dict:
+    jobs = list(_jobs(tasks, contracts))
+
+    def one(job):
+        contract, task, role, reply = job
+        result = attempt(executor, task, contract, reply)
+        if progress:
+            progress()
+        return result
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(one, jobs))
+
+    report: dict = {"contracts": {}}
+    for contract in contracts:
+        report["contracts"][contract.name] = {
+            "oracle": {"passed": 0, "total": 0},
+            "naive_controls": {"passed": 0, "total": 0},
+            "naive_hostile": {"passed": 0, "total": 0},
+            "failures": [],
+        }
+    for (contract, task, role, _reply), result in zip(jobs, results, strict=True):
+        entry = report["contracts"][contract.name]
+        bucket = "oracle" if role == "oracle" else "naive_hostile" if task.hostile else "naive_controls"
+        passed = result["failure_class"] == "pass"
+        entry[bucket]["total"] += 1
+        entry[bucket]["passed"] += passed
+        wanted = role == "oracle" or (not task.hostile and contract.name == "raw")
+        must_fail = role == "naive" and task.hostile
+        if (wanted and not passed) or (must_fail and passed):
+            entry["failures"].append(
+                {
+                    "task_id": task.id,
+                    "role": role,
+                    "expected": "fail" if must_fail else "pass",
+                    "failure_class": result["failure_class"],
+                    "why": result["why"],
+                }
+            )
+    report["ok"] = all(not entry["failures"] for entry in report["contracts"].values())
+    return report
+
+
+def summary_lines(report: dict) -> list[str]:
+    lines = []
+    for name, entry in report["contracts"].items():
+        o, c, h = entry["oracle"], entry["naive_controls"], entry["naive_hostile"]
+        verdict = "ok" if not entry["failures"] else "FAILED"
+        lines.append(
+            f"{name:8} oracle {o['passed']}/{o['total']} pass   "
+            f"naive controls {c['passed']}/{c['total']} pass   naive hostile {h['passed']}/{h['total']} pass   {verdict}"
+        )
+        for failure in entry["failures"]:
+            lines.append(
+                f"  {failure['task_id']} {failure['role']}: expected {failure['expected']}, got "
+                f"{failure['failure_class']}: {failure['why']}"
+            )
+    lines.append("validate: all checks hold" if report["ok"] else "validate: CHECKS FAILED")
+    return lines

@@ -1,0 +1,52 @@
+"""The command line as users see it: output shapes, exit codes, one-line errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from quotebench import catalogue
+
+
+def qb(*args):
+    return subprocess.run([sys.executable, "-m", "quotebench", *args], capture_output=True, text=True)
+
+
+def test_list_json_has_the_documented_fields():
+    done = qb("list", "--json")
+    rows = json.loads(done.stdout)
+    assert done.returncode == 0 and len(rows) == len(catalogue.all_tasks())
+    for key in ("id", "scenario", "tier", "hazards", "instruction", "oracle", "naive"):
+        assert all(key in row for row in rows)
+
+
+def test_show_prints_instruction_oracle_and_naive():
+    task = catalogue.all_tasks()[-1]
+    done = qb("show", task.id)
+    assert done.returncode == 0
+    assert task.instruction in done.stdout and task.oracle in done.stdout and task.naive in done.stdout
+
+
+def test_validate_json_report_shape():
+    done = qb("validate", "--contract", "json", "--json")
+    report = json.loads(done.stdout)
+    assert done.returncode == (0 if report["ok"] else 1)
+    entry = report["contracts"]["json"]
+    assert entry["oracle"]["total"] == len(catalogue.all_tasks())
+    assert set(entry) == {"oracle", "naive_controls", "naive_hostile", "failures"}
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["show", "no/such-task"], "unknown task id"),
+        (["validate", "--contract", "yaml"], "unknown contract"),
+        (["validate", "--executor", "cloud"], "unknown executor"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, words):
+    done = qb(*args)
+    assert done.returncode == 2
+    assert words in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

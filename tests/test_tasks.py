@@ -1,0 +1,96 @@
+"""Every task, every contract: the properties `validate` relies on, one assertion per task."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from quotebench import catalogue, fsstate
+from quotebench.contracts import CONTRACTS
+from quotebench.model import CLOSE, OPEN
+from quotebench.validate import attempt
+
+TASKS = catalogue.all_tasks()
+HOSTILE = [t for t in TASKS if t.hostile]
+CONTROLS = [t for t in TASKS if not t.hostile]
+by_id = {"ids": lambda t: t.id}
+
+
+def test_fourteen_scenarios_of_four_tiers():
+    assert len(catalogue.scenario_names()) == 14
+    assert len(TASKS) == 56
+    for name in catalogue.scenario_names():
+        assert sorted(t.tier for t in TASKS if t.scenario == name) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("contract", CONTRACTS)
+@pytest.mark.parametrize("task", TASKS, **by_id)
+def test_oracle_passes_under_every_contract(executor, task, contract):
+    c = CONTRACTS[contract]
+    result = attempt(executor, task, c, c.encode(task.oracle))
+    assert result["failure_class"] == "pass", result["why"]
+
+
+@pytest.mark.parametrize("task", HOSTILE, **by_id)
+def test_naive_fails_every_hostile_task_under_every_contract(executor, task):
+    for c in CONTRACTS.values():
+        result = attempt(executor, task, c, c.naive_reply(task.naive))
+        assert result["failure_class"] != "pass", f"{c.name}: naive passes {task.id}"
+
+
+@pytest.mark.parametrize("task", CONTROLS, **by_id)
+def test_naive_passes_every_control_under_raw(executor, task):
+    result = attempt(executor, task, CONTRACTS["raw"], task.naive)
+    assert result["failure_class"] == "pass", result["why"]
+
+
+@pytest.mark.parametrize("task", TASKS, **by_id)
+def test_doing_nothing_fails(executor, task):
+    result = attempt(executor, task, CONTRACTS["raw"], "true")
+    assert result["failure_class"] == "silent-wrong", result["why"]
+
+
+@pytest.mark.parametrize("task", TASKS, **by_id)
+def test_fixture_is_deterministic(task, tmp_path):
+    fsstate.build(task.fixture, str(tmp_path / "a"))
+    fsstate.build(task.fixture, str(tmp_path / "b"))
+    a, b = fsstate.snapshot(str(tmp_path / "a")), fsstate.snapshot(str(tmp_path / "b"))
+    assert a == b
+    for repo in task.fixture.get("git", []):
+        heads = [
+            subprocess.run(
+                ["git", "-C", str(tmp_path / side / repo["path"]), "rev-parse", "HEAD"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            for side in "ab"
+        ]
+        assert heads[0] == heads[1]
+
+
+@pytest.mark.parametrize("task", TASKS, **by_id)
+def test_instruction_is_well_formed(task):
+    assert task.oracle not in task.instruction
+    assert "\t" not in task.instruction
+    assert task.instruction.count(OPEN) == task.instruction.count(CLOSE) >= 1
+
+
+@pytest.mark.parametrize("task", TASKS, **by_id)
+def test_oracle_is_shellcheck_clean(task):
+    shellcheck = shutil.which("shellcheck") or str(Path(sys.executable).parent / "shellcheck")
+    done = subprocess.run(
+        [shellcheck, "-s", "bash", "-S", "warning", "-"], input=task.oracle, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout
+
+
+def test_hazard_tags_cover_the_shellcheck_anchors_of_the_spec():
+    tags = {h for t in TASKS for h in t.hazards}
+    assert {"SC2016", "SC2029", "SC2061", "SC2086", "SC2087"} <= tags
+
+
+def test_task_ids_and_digests_are_unique():
+    assert len({t.id for t in TASKS}) == len({t.digest for t in TASKS}) == len(TASKS)
