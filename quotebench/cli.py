@@ -112,6 +112,146 @@ def validate(
     raise typer.Exit(0 if report["ok"] else 1)
 
 
+@app.command("prompt")
+def show_prompt(
+    task_id: Annotated[str, typer.Argument(help="A task id from `quotebench list`.")],
+    contract: Annotated[str, typer.Option(help="raw, json or wrapped.")] = "raw",
+) -> None:
+    """Print exactly what a model receives for one task: system prompt and user message."""
+    from quotebench.prompt import render
+
+    print(render(_task(task_id), _contracts(contract)[0]))
+
+
+@app.command()
+def run(
+    adapter: Annotated[str, typer.Option(help="oracle, naive, file, cmd, anthropic or openai.")],
+    out: Annotated[str, typer.Option(help="Results file (JSONL).")],
+    model: Annotated[str | None, typer.Option(help="Model name for API adapters.")] = None,
+    contract: Annotated[str, typer.Option(help="raw, json or wrapped.")] = "raw",
+    trials: Annotated[int, typer.Option(min=1, help="Independent trials per task (for pass^k).")] = 1,
+    mode: Annotated[
+        str, typer.Option(help="oneshot (the benchmark) or retry (exploration only).")
+    ] = "oneshot",
+    max_attempts: Annotated[int, typer.Option(min=1, help="Attempts per trial in retry mode.")] = 3,
+    tasks: Annotated[
+        str | None, typer.Option(help="Task filter: ids, globs or substrings, comma-separated.")
+    ] = None,
+    concurrency: Annotated[
+        int, typer.Option(min=1, help="Attempts in flight (API calls run in parallel).")
+    ] = 4,
+    executor: Annotated[str, typer.Option(help="Where commands run: local.")] = "local",
+    resume: Annotated[bool, typer.Option(help="Continue an interrupted results file.")] = False,
+    strict_replies: Annotated[bool, typer.Option(help="Any reply cleanup becomes a contract-error.")] = False,
+    answers: Annotated[str | None, typer.Option(help="JSONL answers for --adapter file.")] = None,
+    adapter_cmd: Annotated[
+        str | None,
+        typer.Option(help="Program for --adapter cmd (split like shell words, run without a shell)."),
+    ] = None,
+    effort: Annotated[str | None, typer.Option(help="Reasoning effort: low, medium or high.")] = None,
+    temperature: Annotated[
+        float | None, typer.Option(help="Sampling temperature (omitted for reasoning models).")
+    ] = None,
+) -> None:
+    """Evaluate a model: every task (x trials) through an adapter, a contract and an executor."""
+    from quotebench import adapters, catalogue, metrics, report
+    from quotebench.progress import Progress
+    from quotebench.runner import RunConfig, Runner, header
+    from quotebench.store import ResultsFile, StoreError, read
+
+    if mode not in ("oneshot", "retry"):
+        raise UsageProblem(f"unknown mode {mode!r}; choose oneshot or retry")
+    if effort is not None and effort not in ("low", "medium", "high"):
+        raise UsageProblem(f"unknown effort {effort!r}; choose low, medium or high")
+    chosen_contract = _contracts(contract)[0] if contract != "all" else _contracts("raw")[0]
+    try:
+        selected = catalogue.select(tasks)
+        model_adapter = adapters.get(
+            adapter,
+            model=model,
+            answers=answers,
+            adapter_cmd=adapter_cmd,
+            effort=effort,
+            temperature=temperature,
+        )
+    except (LookupError, adapters.AdapterConfigError) as err:
+        raise UsageProblem(str(err).strip("'\"")) from None
+    config = RunConfig(
+        chosen_contract,
+        trials,
+        mode,
+        max_attempts if mode == "retry" else 1,
+        concurrency,
+        strict_replies,
+        model,
+        effort,
+        temperature,
+    )
+    with _executor(executor) as runner_executor:
+        try:
+            store = ResultsFile(out, header(model_adapter, runner_executor, config, selected), resume)
+        except StoreError as err:
+            raise UsageProblem(str(err)) from None
+        try:
+            total = sum(1 for k in range(trials) for _ in selected)
+            with Progress(total, f"run {adapter}") as bar:
+                Runner(model_adapter, runner_executor, config, store).run(selected, progress=bar.advance)
+        finally:
+            store.close()
+    run_header, records, _ = read(out)
+    print(report.text(run_header, metrics.compute(records, {t.id: t for t in selected})))
+
+
+@app.command("report")
+def show_report(
+    results: Annotated[str, typer.Argument(help="A results JSONL file written by `quotebench run`.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+) -> None:
+    """Summarize a results file: Quoting Gap, tiers, scenarios, hazards, failure classes, pass^k."""
+    from quotebench import catalogue, metrics, report
+
+    run_header, records = _results(results)
+    m = metrics.compute(records, {t.id: t for t in catalogue.all_tasks()})
+    print(json.dumps(m, indent=2) if as_json else report.text(run_header, m))
+
+
+@app.command()
+def replay(
+    results: Annotated[str, typer.Argument(help="A results JSONL file to re-execute.")],
+    out: Annotated[str, typer.Option(help="Where to write the replayed results.")],
+    executor: Annotated[str, typer.Option(help="Where commands run: local.")] = "local",
+) -> None:
+    """Re-execute every stored command under another executor, without calling the model again."""
+    from quotebench import catalogue
+    from quotebench.replay import replay as run_replay
+    from quotebench.store import StoreError
+
+    run_header, records = _results(results)
+    with _executor(executor) as runner_executor:
+        try:
+            counts = run_replay(
+                run_header, records, {t.id: t for t in catalogue.all_tasks()}, runner_executor, out
+            )
+        except StoreError as err:
+            raise UsageProblem(str(err)) from None
+    print(
+        f"replayed {counts['replayed']}, copied {counts['copied']} without a command, "
+        f"skipped {counts['stale']} whose task changed; wrote {out}"
+    )
+
+
+def _results(path: str) -> tuple[dict, list[dict]]:
+    from quotebench.store import StoreError, read
+
+    try:
+        run_header, records, _ = read(path)
+    except (OSError, StoreError) as err:
+        raise UsageProblem(f"cannot read results {path}: {err}") from None
+    if run_header is None:
+        raise UsageProblem(f"{path} has no run header; it is not a quotebench results file")
+    return run_header, records
+
+
 def main() -> None:
     try:
         app(standalone_mode=False)
@@ -123,12 +263,11 @@ def main() -> None:
     except KeyboardInterrupt:
         print("quotebench: interrupted", file=sys.stderr)
         sys.exit(130)
-    except Exception as err:  # click's own usage errors
-        import click
-
-        if isinstance(err, click.exceptions.ClickException):
+    except typer.Abort:
+        sys.exit(130)
+    except Exception as err:
+        # typer's usage errors (unknown option, missing argument) know how to show themselves.
+        if hasattr(err, "show") and isinstance(getattr(err, "exit_code", None), int):
             err.show()
             sys.exit(err.exit_code)
-        if isinstance(err, click.exceptions.Abort):
-            sys.exit(130)
         raise

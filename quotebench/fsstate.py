@@ -29,6 +29,8 @@ REMOTE = "remote"
 BIN = ".qb/bin"
 LOG = ".qb/log"
 PROBE_LOG = ".qb/log/probe.log"
+# The instruction's literal markers; finding them in a changed file means the model copied them.
+OPEN_MARK, CLOSE_MARK = "⟪".encode(), "⟫".encode()
 
 # The probe records every call as NUL-separated fields: "call", argc, each argument, then
 # "set" + the value of QB_VALUE, or "unset". printf %s never interprets its argument, so any
@@ -340,9 +342,10 @@ def _parents(rel: str) -> set[str]:
 def judge(expect: dict, root: str, baseline: dict[str, tuple]) -> dict:
     """Compare the tree under root with the expectation and with the fixture's baseline snapshot.
 
-    Returns {"state_ok", "env_ok", "problems", "stray", "collateral"}. A stray path (new and not
-    allowed) breaks the environment contract; a changed or deleted path that the task does not
-    touch is collateral damage and makes the state wrong.
+    Returns {"state_ok", "env_ok", "problems", "stray", "collateral", "marker_leak"}. A stray path
+    (new and not allowed) breaks the environment contract; a changed or deleted path that the task
+    does not touch is collateral damage and makes the state wrong. marker_leak lists changed files
+    that contain the instruction's ⟪ ⟫ markers.
     """
     for check in expect["checks"]:
         if check.get("kind") not in CHECKS:
@@ -360,8 +363,15 @@ def judge(expect: dict, root: str, baseline: dict[str, tuple]) -> dict:
     collateral = sorted(p for p, entry in baseline.items() if p not in touched and final.get(p) != entry)
     problems += [f"{p}: changed or deleted but should be untouched" for p in collateral]
     problems += [f"{p}: new path not allowed by the task (helper or stray file)" for p in stray]
+    marks = (OPEN_MARK, CLOSE_MARK)
+    leaked = [
+        p
+        for p, entry in final.items()
+        if entry[0] == "f" and baseline.get(p) != entry and any(m in entry[1] for m in marks)
+    ]
     return {
         "state_ok": not [p for p in problems if "new path not allowed" not in p],
+        "marker_leak": leaked,
         "env_ok": not stray,
         "problems": problems,
         "stray": stray,

@@ -87,10 +87,11 @@ def summary_lines(report: dict) -> list[str]:
     for name, entry in report["contracts"].items():
         o, c, h = entry["oracle"], entry["naive_controls"], entry["naive_hostile"]
         verdict = "ok" if not entry["failures"] else "FAILED"
-        lines.append(
-            f"{name:8} oracle {o['passed']}/{o['total']} pass   "
-            f"naive controls {c['passed']}/{c['total']} pass   naive hostile {h['passed']}/{h['total']} pass   {verdict}"
+        counts = "   ".join(
+            f"{label} {n['passed']}/{n['total']} pass"
+            for label, n in (("oracle", o), ("naive controls", c), ("naive hostile", h))
         )
+        lines.append(f"{name:8} {counts}   {verdict}")
         for failure in entry["failures"]:
             lines.append(
                 f"  {failure['task_id']} {failure['role']}: expected {failure['expected']}, got "

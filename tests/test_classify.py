@@ -8,7 +8,14 @@ from quotebench.model import FAILURE_CLASSES
 
 
 def facts(exit_code=0, timed_out=False, syntax_ok=True, stderr="", state_ok=True, env_ok=True):
-    verdict = {"state_ok": state_ok, "env_ok": env_ok, "problems": [], "stray": [], "collateral": []}
+    verdict = {
+        "state_ok": state_ok,
+        "env_ok": env_ok,
+        "problems": [],
+        "stray": [],
+        "collateral": [],
+        "marker_leak": [],
+    }
     return Execution(exit_code, timed_out, syntax_ok, "", stderr, 0.0, verdict)
 
 

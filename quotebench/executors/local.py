@@ -67,6 +67,22 @@ class LocalExecutor:
         self._lock = threading.Lock()
         self._scratch = tempfile.mkdtemp(prefix="qb-templates-", dir=base_dir)
 
+    def toolchain(self) -> dict[str, str]:
+        """First version line of each tool the tasks lean on (recorded in every run header)."""
+        versions = {}
+        for tool, flag in (
+            ("bash", "--version"),
+            ("sed", "--version"),
+            ("grep", "--version"),
+            ("awk", "-W version"),
+            ("git", "--version"),
+        ):
+            done = subprocess.run(
+                [tool, *flag.split()], capture_output=True, text=True, env={"PATH": SYSTEM_PATH}
+            )
+            versions[tool] = (done.stdout or done.stderr).strip().split("\n")[0]
+        return versions
+
     def close(self) -> None:
         shutil.rmtree(self._scratch, ignore_errors=True)
 

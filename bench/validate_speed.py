@@ -1,0 +1,61 @@
+"""Time `quotebench validate --contract all` against the same number of bare `bash -c true` spawns.
+
+Both sides use two workers (this machine has two cores) and are measured in one run, so the printed
+ratio compares like with like. Usage: python bench/validate_speed.py [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from quotebench import catalogue
+from quotebench.contracts import CONTRACTS
+
+
+def bare_spawns(count: int, workers: int) -> float:
+    def spawn(_):
+        subprocess.run(["bash", "-c", "true"], stdin=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"})
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(spawn, range(count)))
+    return time.perf_counter() - started
+
+
+def validate_all() -> float:
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "quotebench", "validate", "--contract", "all"], capture_output=True, text=True
+    )
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"validate failed:\n{done.stdout}{done.stderr}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    executions = 2 * len(catalogue.all_tasks()) * len(CONTRACTS)
+    bare, full = [], []
+    for _ in range(args.repeat):  # interleaved, so drift in machine load hits both sides alike
+        bare.append(bare_spawns(executions, workers=2))
+        full.append(validate_all())
+    b, f = statistics.median(bare), statistics.median(full)
+    print(f"executions per validate --contract all: {executions}")
+    print(f"bare bash -c true x{executions} (2 workers): median {b:.3f} s over {args.repeat} runs")
+    print(
+        f"quotebench validate --contract all:      median {f:.3f} s over {args.repeat} runs "
+        "(whole CLI process, start-up included)"
+    )
+    print(f"ratio validate / bare spawns: {f / b:.2f}x (target < 3x)")
+
+
+if __name__ == "__main__":
+    main()

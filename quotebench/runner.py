@@ -1,0 +1,146 @@
+"""tasks x trials x attempts -> adapter -> reply cleanup -> contract -> executor -> judge -> store."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from quotebench import __version__, catalogue, prompt
+from quotebench.adapters import Adapter, Reply, Request
+from quotebench.classify import classify
+from quotebench.contracts import Contract, ContractError
+from quotebench.model import CLOSE, OPEN, Task
+from quotebench.replies import clean
+from quotebench.store import ResultsFile, finished_pairs
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    contract: Contract
+    trials: int = 1
+    mode: str = "oneshot"  # "retry" feeds the error back: exploration only, not the benchmark
+    max_attempts: int = 1
+    concurrency: int = 4
+    strict_replies: bool = False
+    model: str | None = None
+    effort: str | None = None
+    temperature: float | None = None
+
+
+def header(adapter: Adapter, executor, config: RunConfig, tasks: list[Task]) -> dict:
+    return {
+        "quotebench_version": __version__,
+        "task_set_digest": catalogue.task_set_digest(tasks),
+        "prompt_version": prompt.PROMPT_VERSION,
+        "adapter": adapter.name,
+        "model": config.model,
+        "contract": config.contract.name,
+        "mode": config.mode,
+        "max_attempts": config.max_attempts,
+        "benchmark": config.mode == "oneshot",
+        "executor": executor.name,
+        "strict_replies": config.strict_replies,
+        "effort": config.effort,
+        "temperature": config.temperature,
+        "trials": config.trials,
+        "toolchain": executor.toolchain(),
+        "started_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    }
+
+
+class Runner:
+    def __init__(self, adapter: Adapter, executor, config: RunConfig, store: ResultsFile):
+        self.adapter, self.executor, self.config, self.store = adapter, executor, config, store
+        # API calls wait on the network and may run many at once; executions are bounded by cores.
+        self._cores = threading.Semaphore(os.cpu_count() or 2)
+
+    def run(self, tasks: list[Task], progress: Callable[[], None] | None = None) -> int:
+        """Run every unfinished (task, trial) pair; returns how many pairs were run now."""
+        done = finished_pairs(self.store.previous, {t.id: t.digest for t in tasks})
+        pairs = [(t, k) for k in range(self.config.trials) for t in tasks if (t.id, k) not in done]
+
+        def one(pair):
+            self._run_pair(*pair)
+            if progress:
+                progress()
+
+        with ThreadPoolExecutor(max_workers=max(1, self.config.concurrency)) as pool:
+            for future in [pool.submit(one, pair) for pair in pairs]:
+                future.result()
+        return len(pairs)
+
+    def _run_pair(self, task: Task, trial: int) -> None:
+        contract = self.config.contract
+        messages = [{"role": "user", "content": prompt.user_message(task)}]
+        attempts = self.config.max_attempts if self.config.mode == "retry" else 1
+        for attempt in range(1, attempts + 1):
+            request = Request(task, contract.name, trial, prompt.system_prompt(contract), tuple(messages))
+            reply = self.adapter.complete(request)
+            record = self._attempt(task, reply)
+            final = record["passed"] or attempt == attempts or record["status"] != "ok"
+            record.update(trial=trial, attempt=attempt, final=final, mode=self.config.mode)
+            self.store.append(record)
+            if final:
+                return
+            messages += [
+                {"role": "assistant", "content": reply.text or ""},
+                {
+                    "role": "user",
+                    "content": prompt.feedback_message(record["exit_code"], record["stderr_tail"]),
+                },
+            ]
+
+    def _attempt(self, task: Task, reply: Reply) -> dict:
+        record = {
+            "task_id": task.id,
+            "task_digest": task.digest,
+            "status": reply.status,
+            "error": reply.error,
+            "reply": reply.text,
+            "reply_cleanup": [],
+            "command": None,
+            "exit_code": None,
+            "stdout_tail": "",
+            "stderr_tail": "",
+            "failure_class": None,
+            "passed": False,
+            "marker_leakage": False,
+            "problems": [],
+            "usage": reply.usage,
+            "latency_s": reply.latency_s,
+            "duration_s": None,
+        }
+        if reply.status != "ok":
+            return record
+        text, removed = clean(reply.text or "")
+        record["reply_cleanup"] = removed
+        try:
+            if self.config.strict_replies and removed:
+                raise ContractError(f"--strict-replies: the reply needed cleanup ({', '.join(removed)})")
+            command = self.config.contract.to_command(text)
+        except ContractError as err:
+            record.update(
+                failure_class="contract-error",
+                problems=[str(err)],
+                marker_leakage=OPEN in text or CLOSE in text,
+            )
+            return record
+        with self._cores:
+            execution = self.executor.run(task, command)
+        failure = classify(execution)
+        record.update(
+            command=command,
+            exit_code=execution.exit_code,
+            stdout_tail=execution.stdout_tail,
+            stderr_tail=execution.stderr_tail,
+            failure_class=failure,
+            passed=failure == "pass",
+            marker_leakage=OPEN in command or CLOSE in command or bool(execution.verdict["marker_leak"]),
+            problems=execution.verdict["problems"][:5],
+            duration_s=execution.duration_s,
+        )
+        return record

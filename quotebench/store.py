@@ -1,0 +1,110 @@
+"""Append-only results JSONL: a run header, then one record per attempt, flushed as it is written.
+
+A run killed at any moment loses at most the attempts in flight: every finished attempt is already
+on disk, and a torn last line is cut off before a resumed run appends.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+
+# Header fields that define a run: resuming under different values would mix two experiments.
+LOCKED = (
+    "adapter",
+    "model",
+    "contract",
+    "mode",
+    "max_attempts",
+    "executor",
+    "prompt_version",
+    "strict_replies",
+    "effort",
+    "temperature",
+)
+
+
+class StoreError(ValueError):
+    """A results file that cannot be used as asked (exists without --resume, config differs...)."""
+
+
+def read(path: str) -> tuple[dict | None, list[dict], int]:
+    """Return (header, records, byte length of the intact prefix). A torn last line is ignored."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    header, records, good = None, [], 0
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        end = good + len(raw) + 1
+        if not raw.strip():
+            good = min(end, len(data))
+            continue
+        try:
+            item = json.loads(raw)
+        except ValueError:
+            if end > len(data):  # the last line, cut short by a kill: tolerated
+                break
+            raise StoreError(f"{path}:{number}: not a JSON record") from None
+        if end > len(data):  # parsed, but the newline never made it: still a complete record
+            end = len(data)
+        good = end
+        if item.get("type") == "header":
+            header = item
+        else:
+            records.append(item)
+    return header, records, good
+
+
+class ResultsFile:
+    def __init__(self, path: str, header: dict, resume: bool):
+        self.path = path
+        self._lock = threading.Lock()
+        self.previous: list[dict] = []
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            if not resume:
+                raise StoreError(
+                    f"{path} already exists: pass --resume to continue it, or choose another --out"
+                )
+            old, self.previous, good = read(path)
+            if old is None:
+                raise StoreError(f"{path} has no run header; it is not a quotebench results file")
+            changed = [k for k in LOCKED if old.get(k) != header.get(k)]
+            if changed:
+                diffs = ", ".join(f"{k}: {old.get(k)!r} -> {header.get(k)!r}" for k in changed)
+                raise StoreError(f"{path} was written by a different run configuration ({diffs})")
+            with open(path, "r+b") as fh:  # cut a torn last line; end the last record with a newline
+                fh.truncate(good)
+                fh.seek(max(0, good - 1))
+                if good and fh.read(1) != b"\n":
+                    fh.write(b"\n")
+            self._fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 (held open until close())
+        else:
+            directory = os.path.dirname(os.path.abspath(path))
+            os.makedirs(directory, exist_ok=True)
+            self._fh = open(path, "w", encoding="utf-8")  # noqa: SIM115 (held open until close())
+            self._write({"type": "header", **header})
+
+    def _write(self, item: dict) -> None:
+        self._fh.write(json.dumps(item, ensure_ascii=False) + "\n")
+        self._fh.flush()
+
+    def append(self, record: dict) -> None:
+        with self._lock:
+            self._write({"type": "attempt", **record})
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+def finished_pairs(records: list[dict], digests: dict[str, str]) -> set[tuple[str, int]]:
+    """(task, trial) pairs whose final attempt is on disk for the current task digest and was not an
+    api-error (those are retried)."""
+    done = set()
+    for r in records:
+        if (
+            r.get("final")
+            and r.get("status") != "api-error"
+            and digests.get(r["task_id"]) == r.get("task_digest")
+        ):
+            done.add((r["task_id"], r["trial"]))
+    return done
