@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 
 OPEN, CLOSE = "⟪", "⟫"
 
@@ -101,7 +102,7 @@ class Task:
         data["hazards"] = list(self.hazards)
         return {"id": self.id, **data}
 
-    @property
+    @cached_property
     def digest(self) -> str:
         """Changes whenever anything that defines the task changes (then old results are stale)."""
         canonical = json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False)

@@ -50,6 +50,11 @@ def _force_remove(path: str) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
+def _kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
 def syntax_ok(command: str) -> bool:
     done = subprocess.run(
         ["bash", "-n", "-c", command], stdin=subprocess.DEVNULL, capture_output=True, env={"LC_ALL": "C"}
@@ -57,15 +62,27 @@ def syntax_ok(command: str) -> bool:
     return done.returncode == 0
 
 
+def default_base_dir() -> str | None:
+    """Attempt trees are small and short-lived: a RAM-backed /dev/shm keeps creating and deleting
+    them cheap and steady (on this machine's disk a single mkdir can take a millisecond).
+    QB_TMPDIR overrides; otherwise the platform's temp dir is used."""
+    chosen = os.environ.get("QB_TMPDIR")
+    if chosen:
+        return chosen
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
+        return "/dev/shm"
+    return None
+
+
 class LocalExecutor:
     name = "local"
 
     def __init__(self, base_dir: str | None = None, timeout: float = 15.0):
-        self.base_dir = base_dir
+        self.base_dir = base_dir if base_dir is not None else default_base_dir()
         self.timeout = timeout
         self._templates: dict[str, tuple[str, dict]] = {}
         self._lock = threading.Lock()
-        self._scratch = tempfile.mkdtemp(prefix="qb-templates-", dir=base_dir)
+        self._scratch = tempfile.mkdtemp(prefix="qb-templates-", dir=self.base_dir)
 
     def toolchain(self) -> dict[str, str]:
         """First version line of each tool the tasks lean on (recorded in every run header)."""
@@ -124,15 +141,24 @@ class LocalExecutor:
                 stderr=err,
                 start_new_session=True,
             )
+            # A timer kills on timeout, so the wait below blocks instead of polling (Popen.wait with a
+            # timeout sleeps in a loop, which costs milliseconds on every short command).
+            fired = threading.Event()
+
+            def expire() -> None:
+                fired.set()
+                _kill_group(proc.pid)
+
+            timer = threading.Timer(self.timeout, expire)
+            timer.start()
             try:
-                exit_code, timed_out = proc.wait(timeout=self.timeout), False
-            except subprocess.TimeoutExpired:
-                exit_code, timed_out = None, True
+                returncode = proc.wait()
             finally:
+                timer.cancel()
                 # The whole process group goes, so a backgrounded grandchild cannot outlive the attempt.
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+                _kill_group(proc.pid)
+            timed_out = fired.is_set()
+            exit_code = None if timed_out else returncode
         duration = time.perf_counter() - started
         return Execution(
             exit_code=exit_code,

@@ -1,0 +1,108 @@
+"""find-glob: several correct strategies pass every hostile tier; plausible wrong ones fail."""
+
+import fnmatch
+import posixpath
+
+import pytest
+
+from quotebench.contracts import CONTRACTS
+from quotebench.scenarios import find_glob
+from tests.strategies import ansi_c, base64_word, double_quoted, heredoc, single_quoted_concat
+
+TASKS = find_glob.tasks()
+HOSTILE = [t for t in TASKS if t.hostile]
+
+PYTHON_WALK = (
+    "python3 -c 'import fnmatch, os, sys\n"
+    'for d, _, names in os.walk("."):\n'
+    "    for n in names:\n"
+    "        if fnmatch.fnmatchcase(n, sys.argv[1]):\n"
+    "            print(os.path.relpath(os.path.join(d, n)))' "
+)
+
+CORRECT = {
+    "ansi-c": lambda p: f"find . -name {ansi_c(p['pattern'])} > {p['output']}",
+    "double-quoted": lambda p: f"find . -name {double_quoted(p['pattern'])} > {p['output']}",
+    # the pattern read from a quoted heredoc into a variable, then quoted on use.
+    "heredoc-variable": lambda p: (
+        f'IFS= read -r pat {heredoc(p["pattern"])}\nfind . -name "$pat" > {p["output"]}'
+    ),
+    "base64": lambda p: f"find . -name {base64_word(p['pattern'])} > {p['output']}",
+    # paths without the leading ./ (the other accepted form)
+    "printf-relative": lambda p: (
+        f"find . -type f -name {single_quoted_concat(p['pattern'])} -printf '%P\\n' > {p['output']}"
+    ),
+    "python-fnmatch": lambda p: f"{PYTHON_WALK}{single_quoted_concat(p['pattern'])} > {p['output']}",
+}
+
+WRONG = {
+    # SC2061: the literal parts quoted, the wildcards bare, so bash globs them against the cwd first.
+    "unquoted-wildcards": lambda p: (
+        f"find . -name {find_glob.unquoted_wildcards(p['pattern'])} > {p['output']}"
+    ),
+    # a correctly quoted assignment, then the variable used unquoted (SC2086): globbed and split.
+    "unquoted-variable": lambda p: (
+        f"pat={single_quoted_concat(p['pattern'])}; find . -name $pat > {p['output']}"
+    ),
+    "double-quoted-unescaped": lambda p: f'find . -name "{p["pattern"]}" > {p["output"]}',
+    "single-quoted-unescaped": lambda p: f"find . -name '{p['pattern']}' > {p['output']}",
+}
+EXPECTED_WRONG = {
+    "unquoted-wildcards": {1: "silent-wrong", 2: "silent-wrong", 3: "silent-wrong"},
+    "unquoted-variable": {1: "silent-wrong", 2: "silent-wrong", 3: "tool-error"},
+    "double-quoted-unescaped": {1: "pass", 2: "silent-wrong", 3: "silent-wrong"},
+    "single-quoted-unescaped": {1: "shell-syntax", 2: "pass", 3: "shell-syntax"},
+}
+
+
+@pytest.mark.parametrize("strategy", CORRECT)
+@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
+def test_correct_strategy_passes(outcome, task, strategy):
+    failure, execution = outcome(task, CORRECT[strategy](task.params))
+    assert failure == "pass", execution
+
+
+@pytest.mark.parametrize("strategy", WRONG)
+@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
+def test_plausible_wrong_strategy_fails_as_expected(outcome, task, strategy):
+    failure, execution = outcome(task, WRONG[strategy](task.params))
+    assert failure == EXPECTED_WRONG[strategy][task.tier], execution
+
+
+@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
+def test_every_hostile_tier_is_rejected_by_two_wrong_commands(task):
+    assert sum(EXPECTED_WRONG[s][task.tier] != "pass" for s in WRONG) >= 2
+
+
+@pytest.mark.parametrize("strategy", ["unquoted-wildcards", "unquoted-variable"])
+def test_unquoted_pattern_passes_the_control(outcome, strategy):
+    # Without a trap file in the cwd the SC2061 mistake is harmless: the trap is what it fails on.
+    assert outcome(TASKS[0], WRONG[strategy](TASKS[0].params))[0] == "pass"
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
+def test_declared_matches_agree_with_fnmatch(task):
+    pattern = task.params["pattern"]
+    assert "\\" not in pattern  # find reads a backslash as an escape; fnmatch does not
+    for path in task.params["matches"]:
+        assert fnmatch.fnmatchcase(posixpath.basename(path), pattern), path
+    for path in task.params["decoys"]:
+        assert not fnmatch.fnmatchcase(posixpath.basename(path), pattern), path
+    if task.hostile:  # the SC2061 trap: a match directly in the working directory
+        assert any("/" not in path for path in task.params["matches"])
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
+def test_naive_fails_only_hostile_and_oracle_always_passes(outcome, task):
+    assert outcome(task, task.oracle)[0] == "pass"
+    naive, execution = outcome(task, task.naive)
+    assert (naive == "pass") == (not task.hostile), execution
+
+
+@pytest.mark.parametrize("contract", ["json", "wrapped"])
+@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
+def test_contracts_oracle_passes_naive_fails(outcome, task, contract):
+    c = CONTRACTS[contract]
+    assert outcome(task, c.to_command(c.encode(task.oracle)))[0] == "pass"
+    naive_reply = task.naive if contract == "wrapped" else c.encode(task.naive)
+    assert outcome(task, c.to_command(naive_reply))[0] != "pass"

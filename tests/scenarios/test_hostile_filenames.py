@@ -1,0 +1,93 @@
+"""hostile-filenames: several correct strategies pass every hostile tier; plausible wrong ones fail."""
+
+import re
+
+import pytest
+
+from quotebench.contracts import CONTRACTS
+from quotebench.scenarios import hostile_filenames
+from tests.strategies import ansi_c, base64_word, double_quoted, heredoc, single_quoted_concat
+
+TASKS = hostile_filenames.tasks()
+HOSTILE = [t for t in TASKS if t.hostile]
+
+CORRECT = {
+    # ./ instead of -- keeps a leading dash from being read as an option.
+    "dot-slash-ansi-c": lambda p: f"mv ./{ansi_c(p['name'])} {p['target']}",
+    "dashdash-double-quoted": lambda p: f"mv -- {double_quoted(p['name'])} {p['target']}",
+    "python-argv": lambda p: (
+        "python3 -c 'import os, sys; os.rename(sys.argv[1], sys.argv[2])' "
+        f"{single_quoted_concat(p['name'])} {p['target']}"
+    ),
+    # read -d '' keeps line breaks and edge spaces; the heredoc adds one final newline, cut off here.
+    "heredoc-read": lambda p: (
+        f"IFS= read -r -d '' n {heredoc(p['name'])}\nmv -- \"${{n%$'\\n'}}\" {p['target']}"
+    ),
+    "base64": lambda p: f"mv -- {base64_word(p['name'])} {p['target']}",
+}
+
+WRONG = {
+    # right quoting, but a leading dash is read as options.
+    "no-dashdash": lambda p: f"mv {single_quoted_concat(p['name'])} {p['target']}",
+    # dodging quoting with ? for every special character: the glob also matches the look-alikes.
+    "wildcard-for-specials": lambda p: f"mv -- {re.sub(r'[^A-Za-z0-9.]', '?', p['name'])} {p['target']}",
+    # backslash-escaping the spaces only.
+    "escape-spaces-only": lambda p: f"mv -- {p['name'].replace(' ', chr(92) + ' ')} {p['target']}",
+    # double quotes without escaping $, backticks and inner double quotes.
+    "double-quoted-unescaped": lambda p: f'mv -- "{p["name"]}" {p["target"]}',
+}
+EXPECTED_WRONG = {
+    "no-dashdash": {1: "pass", 2: "tool-error", 3: "tool-error"},
+    "wildcard-for-specials": {1: "runtime-error", 2: "runtime-error", 3: "runtime-error"},
+    "escape-spaces-only": {1: "shell-syntax", 2: "shell-syntax", 3: "shell-syntax"},
+    "double-quoted-unescaped": {1: "pass", 2: "pass", 3: "runtime-error"},
+}
+
+
+@pytest.mark.parametrize("strategy", CORRECT)
+@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
+def test_correct_strategy_passes(outcome, task, strategy):
+    failure, execution = outcome(task, CORRECT[strategy](task.params))
+    assert failure == "pass", execution
+
+
+@pytest.mark.parametrize("strategy", WRONG)
+@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
+def test_plausible_wrong_strategy_fails_as_expected(outcome, task, strategy):
+    failure, execution = outcome(task, WRONG[strategy](task.params))
+    assert failure == EXPECTED_WRONG[strategy][task.tier], execution
+
+
+@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
+def test_every_hostile_tier_is_rejected_by_two_wrong_commands(task):
+    assert sum(EXPECTED_WRONG[s][task.tier] != "pass" for s in WRONG) >= 2
+
+
+def test_wildcard_dodge_passes_the_control(outcome):
+    # The look-alikes, not the wildcard trick itself, are what makes it fail on hostile tiers.
+    assert outcome(TASKS[0], WRONG["wildcard-for-specials"](TASKS[0].params))[0] == "pass"
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
+def test_naive_fails_only_hostile_and_oracle_always_passes(outcome, task):
+    assert outcome(task, task.oracle)[0] == "pass"
+    naive, execution = outcome(task, task.naive)
+    assert (naive == "pass") == (not task.hostile), execution
+
+
+@pytest.mark.parametrize("contract", ["json", "wrapped"])
+@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
+def test_contracts_oracle_passes_naive_fails(outcome, task, contract):
+    c = CONTRACTS[contract]
+    assert outcome(task, c.to_command(c.encode(task.oracle)))[0] == "pass"
+    naive_reply = task.naive if contract == "wrapped" else c.encode(task.naive)
+    assert outcome(task, c.to_command(naive_reply))[0] != "pass"
+
+
+def test_a_wrong_rename_is_collateral_damage(outcome):
+    # Renaming a look-alike instead of the target must be judged, not just a missing file.
+    task = TASKS[3]
+    twin = task.params["neighbours"][0]
+    failure, execution = outcome(task, f"mv -- {double_quoted(twin)} {task.params['target']}")
+    assert failure == "silent-wrong"
+    assert execution.verdict["collateral"] == [f"work/{twin}"]
