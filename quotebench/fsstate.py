@@ -301,12 +301,12 @@ def _check_probe(root: str, check: dict) -> str | None:
 def _check_git(root: str, check: dict) -> str | None:
     repo = _place(root, check["path"])
     try:
-        count = int(_git(repo, "rev-list", "--count", "HEAD"))
-        raw = _git(repo, "cat-file", "commit", "HEAD")
+        # %B is each commit's raw message; NUL cannot occur in one, so it separates them.
+        messages = _git(repo, "log", "--format=%B%x00", "HEAD").split("\0")[:-1]
         dirty = _git(repo, "status", "--porcelain", "--untracked-files=all")
     except (BadSpec, OSError, ValueError) as err:
         return f"{check['path']}: not a readable git repository ({err})"
-    message = raw.split("\n\n", 1)[1] if "\n\n" in raw else ""
+    count, message = len(messages), messages[0].lstrip("\n") if messages else ""
     if count != check["commits"]:
         return f"{check['path']}: expected {check['commits']} commits, found {count}"
     if message.rstrip("\n") != check["message"].rstrip("\n"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from quotebench.contracts import Contract
 from quotebench.model import CLOSE, OPEN, Task
 
-PROMPT_VERSION = "1"
+PROMPT_VERSION = "2"
 
 SYSTEM = f"""You write shell commands. Each task is solved by exactly ONE command that the harness runs \
 once as the single argument of `bash -c` (bash 5 on Linux with the GNU userland: coreutils, sed, grep, \
@@ -20,7 +20,9 @@ belongs to the text exactly as shown: quotes, backslashes, dollar signs, backtic
 non-ASCII characters included. A backslash followed by a letter is two characters (for example \\n is a \
 backslash and the letter n, never a line break). A real line break inside the markers is a real line \
 break. The markers themselves are never part of the text.
-- The command runs non-interactively with empty standard input; nothing is run before or after it.
+- The command runs non-interactively with empty standard input; nothing is run before or after it. \
+It is judged by the state it leaves behind (files, what a program received, the git history), and it \
+must also exit with status 0.
 - Do everything in this one command and leave nothing behind that the task does not ask for: a helper \
 script, a temporary file or any other extra file makes the answer invalid.
 

@@ -6,6 +6,7 @@ shlex.quote("s/" + sed_bre_pattern(old) + "/" + sed_replacement(new) + "/g").
 
 from __future__ import annotations
 
+import json
 import shlex
 
 _BRE_SPECIAL = set("\\/.*[]^$")
@@ -36,6 +37,12 @@ def sed_replacement(text: str, delimiter: str = "/") -> str:
 def awk_v_value(text: str) -> str:
     """Escape text for `awk -v name=VALUE`, which processes backslash escapes in VALUE."""
     return text.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def json_document(value: object) -> str:
+    """Serialize a value as one line of JSON: quotes, backslashes and control characters escaped,
+    non-ASCII kept as UTF-8 (so the text is still readable in the file)."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def dq_embed_escape(text: str) -> str:

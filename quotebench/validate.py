@@ -6,8 +6,9 @@ every control (so the raw Quoting Gap is attributable to quoting alone).
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 
 from quotebench.classify import classify
 from quotebench.contracts import Contract, ContractError
@@ -33,6 +34,44 @@ def _jobs(tasks: Iterable[Task], contracts: Iterable[Contract]):
             yield contract, task, "naive", contract.naive_reply(task.naive)
 
 
+# Set in the parent just before the worker processes fork, so they inherit the jobs and the
+# executor (with its fixture templates already built) instead of receiving them pickled.
+_JOBS: list = []
+_EXECUTOR = None
+
+
+def _run_job(index: int) -> dict:
+    contract, task, _role, reply = _JOBS[index]
+    result = attempt(_EXECUTOR, task, contract, reply)
+    return {"failure_class": result["failure_class"], "why": result["why"]}
+
+
+def _run_all(jobs: list, executor, workers: int, progress: Callable[[], None] | None) -> list[dict]:
+    """Run the jobs on all cores. Processes, not threads: judging and copying fixtures is Python
+    work that would otherwise queue on one interpreter lock."""
+    global _JOBS, _EXECUTOR
+    executor.prepare([task for _c, task, _r, _reply in jobs])
+    _JOBS, _EXECUTOR = jobs, executor
+    try:
+        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            results = []
+            for i in range(len(jobs)):
+                results.append(_run_job(i))
+                if progress:
+                    progress()
+            return results
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            results = []
+            for result in pool.map(_run_job, range(len(jobs)), chunksize=4):
+                results.append(result)
+                if progress:
+                    progress()
+            return results
+    finally:
+        _JOBS, _EXECUTOR = [], None
+
+
 def validate(
     tasks: list[Task],
     contracts: list[Contract],
@@ -41,16 +80,7 @@ def validate(
     progress: Callable[[], None] | None = None,
 ) -> dict:
     jobs = list(_jobs(tasks, contracts))
-
-    def one(job):
-        contract, task, role, reply = job
-        result = attempt(executor, task, contract, reply)
-        if progress:
-            progress()
-        return result
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(one, jobs))
+    results = _run_all(jobs, executor, workers, progress)
 
     report: dict = {"contracts": {}}
     for contract in contracts:

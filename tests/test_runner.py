@@ -16,7 +16,9 @@ TASKS = catalogue.all_tasks()
 
 
 def qb(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "quotebench", *args], capture_output=True, text=True, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "quotebench", *args], capture_output=True, text=True, **kwargs
+    )
 
 
 def records(path):
@@ -41,12 +43,36 @@ def test_header_records_the_configuration(tmp_path):
     out = tmp_path / "r.jsonl"
     qb("run", "--adapter", "oracle", "--tasks", "write-file", "--contract", "json", "--out", str(out))
     header = store.read(str(out))[0]
-    for key in ("quotebench_version", "task_set_digest", "prompt_version", "adapter", "contract", "mode",
-                "executor", "toolchain", "started_at"):
+    for key in (
+        "quotebench_version",
+        "task_set_digest",
+        "prompt_version",
+        "adapter",
+        "contract",
+        "mode",
+        "executor",
+        "toolchain",
+        "started_at",
+    ):
         assert header[key] is not None, key
     assert header["contract"] == "json" and set(header["toolchain"]) == {"bash", "sed", "grep", "awk", "git"}
-    fields = {"task_id", "task_digest", "trial", "attempt", "reply", "reply_cleanup", "command", "exit_code",
-              "stdout_tail", "stderr_tail", "failure_class", "passed", "marker_leakage", "usage", "latency_s"}
+    fields = {
+        "task_id",
+        "task_digest",
+        "trial",
+        "attempt",
+        "reply",
+        "reply_cleanup",
+        "command",
+        "exit_code",
+        "stdout_tail",
+        "stderr_tail",
+        "failure_class",
+        "passed",
+        "marker_leakage",
+        "usage",
+        "latency_s",
+    }
     assert all(fields <= set(r) for r in records(out))
 
 
@@ -60,7 +86,9 @@ def test_file_adapter_missing_task_is_no_reply_and_cleanup_is_recorded(tmp_path)
     ]
     answers.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n")
     out = tmp_path / "r.jsonl"
-    done = qb("run", "--adapter", "file", "--answers", str(answers), "--tasks", "write-file", "--out", str(out))
+    done = qb(
+        "run", "--adapter", "file", "--answers", str(answers), "--tasks", "write-file", "--out", str(out)
+    )
     assert done.returncode == 0, done.stderr
     by_id = {r["task_id"]: r for r in records(out)}
     assert by_id[write[0].id]["passed"] and by_id[write[0].id]["reply_cleanup"] == ["fence"]
@@ -68,8 +96,18 @@ def test_file_adapter_missing_task_is_no_reply_and_cleanup_is_recorded(tmp_path)
     assert by_id[write[2].id]["marker_leakage"] and not by_id[write[2].id]["passed"]
     assert by_id[write[3].id]["status"] == "no-reply" and not by_id[write[3].id]["passed"]
     strict = tmp_path / "strict.jsonl"
-    qb("run", "--adapter", "file", "--answers", str(answers), "--tasks", write[0].id, "--strict-replies",
-       "--out", str(strict))
+    qb(
+        "run",
+        "--adapter",
+        "file",
+        "--answers",
+        str(answers),
+        "--tasks",
+        write[0].id,
+        "--strict-replies",
+        "--out",
+        str(strict),
+    )
     assert records(strict)[0]["failure_class"] == "contract-error"
 
 
@@ -90,8 +128,17 @@ def test_cmd_adapter_gets_the_prompt_on_stdin(tmp_path):
         f"print({task.oracle!r})\n"
     )
     out = tmp_path / "r.jsonl"
-    done = qb("run", "--adapter", "cmd", "--adapter-cmd", f"{sys.executable} '{script}'", "--tasks", task.id,
-              "--out", str(out))
+    done = qb(
+        "run",
+        "--adapter",
+        "cmd",
+        "--adapter-cmd",
+        f"{sys.executable} '{script}'",
+        "--tasks",
+        task.id,
+        "--out",
+        str(out),
+    )
     assert done.returncode == 0, done.stderr
     assert records(out)[0]["passed"]
 
@@ -103,7 +150,9 @@ def test_existing_results_need_resume_and_the_same_configuration(tmp_path):
     assert again.returncode == 2 and "--resume" in again.stderr
     other = qb("run", "--adapter", "naive", "--tasks", "write-file", "--out", out, "--resume")
     assert other.returncode == 2 and "adapter" in other.stderr
-    more = qb("run", "--adapter", "oracle", "--tasks", "write-file", "--out", out, "--resume", "--trials", "2")
+    more = qb(
+        "run", "--adapter", "oracle", "--tasks", "write-file", "--out", out, "--resume", "--trials", "2"
+    )
     assert more.returncode == 0
     assert Counter((r["task_id"], r["trial"]) for r in records(out)) == {
         (t.id, k): 1 for t in TASKS if t.scenario == "write-file" for k in range(2)
@@ -119,12 +168,28 @@ def test_kill_9_then_resume_loses_and_duplicates_nothing(tmp_path):
     oracles = tmp_path / "oracles.json"
     oracles.write_text(json.dumps({t.id: t.oracle for t in TASKS}))
     out = tmp_path / "r.jsonl"
-    args = [sys.executable, "-m", "quotebench", "run", "--adapter", "cmd", "--adapter-cmd",
-            f"{sys.executable} {slow}", "--trials", "2", "--tasks", "write-file,sed-replace,argv-passing",
-            "--concurrency", "3", "--out", str(out)]
+    args = [
+        sys.executable,
+        "-m",
+        "quotebench",
+        "run",
+        "--adapter",
+        "cmd",
+        "--adapter-cmd",
+        f"{sys.executable} {slow}",
+        "--trials",
+        "2",
+        "--tasks",
+        "write-file,sed-replace,argv-passing",
+        "--concurrency",
+        "3",
+        "--out",
+        str(out),
+    ]
     env = dict(os.environ, QB_ORACLES=str(oracles))
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 8):
         time.sleep(0.05)
@@ -162,8 +227,17 @@ def test_api_errors_are_excluded_and_redone_on_resume(tmp_path):
     oracles.write_text(json.dumps({t.id: t.oracle for t in TASKS}))
     fail.write_text("")
     out = tmp_path / "r.jsonl"
-    args = ["run", "--adapter", "cmd", "--adapter-cmd", f"{sys.executable} {flaky}", "--tasks", "write-file",
-            "--out", str(out)]
+    args = [
+        "run",
+        "--adapter",
+        "cmd",
+        "--adapter-cmd",
+        f"{sys.executable} {flaky}",
+        "--tasks",
+        "write-file",
+        "--out",
+        str(out),
+    ]
     env = dict(os.environ, QB_ORACLES=str(oracles), QB_FAIL=str(fail))
     first = qb(*args, env=env)
     assert "1 api-error(s) excluded" in first.stdout
@@ -183,8 +257,21 @@ def test_retry_mode_feeds_errors_back_and_is_marked_exploration(tmp_path):
         f"print({task.oracle!r} if 'exited with code' in prompt else {task.naive!r})\n"
     )
     out = tmp_path / "r.jsonl"
-    done = qb("run", "--adapter", "cmd", "--adapter-cmd", f"{sys.executable} {script}", "--tasks", task.id,
-              "--mode", "retry", "--max-attempts", "3", "--out", str(out))
+    done = qb(
+        "run",
+        "--adapter",
+        "cmd",
+        "--adapter-cmd",
+        f"{sys.executable} {script}",
+        "--tasks",
+        task.id,
+        "--mode",
+        "retry",
+        "--max-attempts",
+        "3",
+        "--out",
+        str(out),
+    )
     assert done.returncode == 0, done.stderr
     attempts = records(out)
     assert [r["passed"] for r in attempts] == [False, True] and attempts[-1]["final"]
@@ -203,13 +290,19 @@ def test_replay_reexecutes_without_the_model(tmp_path):
     assert store.read(str(again))[0]["replay_of_started_at"]
 
 
-@pytest.mark.parametrize("args, words", [
-    (["run", "--adapter", "gpt", "--out", "x.jsonl"], "unknown adapter"),
-    (["run", "--adapter", "file", "--out", "x.jsonl"], "--answers"),
-    (["run", "--adapter", "oracle", "--tasks", "nothing-like-this", "--out", "x.jsonl"], "no task matches"),
-    (["run", "--adapter", "oracle", "--mode", "loop", "--out", "x.jsonl"], "unknown mode"),
-    (["report", "missing.jsonl"], "cannot read results"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["run", "--adapter", "gpt", "--out", "x.jsonl"], "unknown adapter"),
+        (["run", "--adapter", "file", "--out", "x.jsonl"], "--answers"),
+        (
+            ["run", "--adapter", "oracle", "--tasks", "nothing-like-this", "--out", "x.jsonl"],
+            "no task matches",
+        ),
+        (["run", "--adapter", "oracle", "--mode", "loop", "--out", "x.jsonl"], "unknown mode"),
+        (["report", "missing.jsonl"], "cannot read results"),
+    ],
+)
 def test_bad_run_input_is_one_line_and_exit_2(tmp_path, args, words):
     done = qb(*args, cwd=tmp_path)
     assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr

@@ -7,6 +7,7 @@ import pytest
 from quotebench.shellesc import (
     awk_v_value,
     dq_embed_escape,
+    json_document,
     naive_wrap,
     quote,
     sed_bre_pattern,
@@ -77,3 +78,11 @@ def test_shlex_quote_round_trips(ch):
 )
 def test_naive_wrap_picks_the_tempting_quote(payload, expected):
     assert naive_wrap(payload) == expected
+
+
+@pytest.mark.parametrize("ch", HAZARD_CHARS)
+def test_json_document_round_trips_through_printf_and_a_json_parser(ch):
+    value = {"m": f"{ch}x{ch}"}
+    reader = "python3 -c 'import json, sys; sys.stdout.write(json.load(sys.stdin)[\"m\"])'"
+    out = bash(f"printf '%s\\n' {quote(json_document(value))} | {reader}")
+    assert out == value["m"]

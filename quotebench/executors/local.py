@@ -109,6 +109,11 @@ class LocalExecutor:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def prepare(self, tasks: list[Task]) -> None:
+        """Build the fixture templates of these tasks now (before forking workers, say)."""
+        for task in tasks:
+            self._template(task)
+
     def _template(self, task: Task) -> tuple[str, dict]:
         """Build each task's fixture once; attempts copy it (git repos included) instead."""
         with self._lock:
@@ -163,7 +168,8 @@ class LocalExecutor:
         return Execution(
             exit_code=exit_code,
             timed_out=timed_out,
-            syntax_ok=exit_code == 0 or syntax_ok(command),
+            # bash exits 2 on a parse error; only then is the extra bash -n worth its spawn.
+            syntax_ok=exit_code != 2 or syntax_ok(command),
             stdout_tail=_tail(out_path),
             stderr_tail=_tail(err_path),
             duration_s=round(duration, 4),

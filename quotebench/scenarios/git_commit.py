@@ -60,9 +60,10 @@ VARIANTS = [
 def make(tier: int, slug: str, hazards: tuple[str, ...], message: str) -> Task:
     instruction = (
         f"The git repository {literal(REPO)} in the working directory has uncommitted changes: the "
-        f"modified file {literal(CHANGED)} and the new, untracked file {literal(ADDED)}. Commit both "
-        "in one new commit on the current branch, so that the repository has two commits and no "
-        "uncommitted or untracked changes. The commit message must be exactly the text below (a "
+        f"modified file {literal(CHANGED)} and the new, untracked file {literal(ADDED)}. The repository "
+        "already has a user name and email configured. Commit both in one new commit on the current "
+        "branch, so that the repository has two commits and no uncommitted or untracked changes. "
+        "The commit message must be exactly the text below (a "
         "trailing newline added by git is fine). Create no other files.\n"
         f"{literal(message)}"
     )

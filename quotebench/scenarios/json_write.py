@@ -1,7 +1,7 @@
 """json-write: write a JSON file holding an exact string (JSON escaping x shell quoting)."""
 
 from quotebench.model import Task, literal
-from quotebench.shellesc import quote
+from quotebench.shellesc import json_document, quote
 
 SCENARIO = "json-write"
 TARGET = "data.json"
@@ -55,11 +55,8 @@ def make(tier: int, slug: str, hazards: tuple[str, ...], value: str) -> Task:
         instruction=instruction,
         fixture={},
         expect={"checks": [{"kind": "json", "path": f"work/{TARGET}", "value": {KEY: value}}]},
-        # python3 does the JSON escaping; the shell only has to deliver one argv string.
-        oracle=(
-            "python3 -c 'import json, sys; json.dump({sys.argv[1]: sys.argv[2]}, open(sys.argv[3], \"w\"))' "
-            f"{quote(KEY)} {quote(value)} {TARGET}"
-        ),
+        # Two layers, innermost first: JSON escaping of the document, then one shell word for printf.
+        oracle=f"printf '%s\\n' {quote(json_document({KEY: value}))} > {TARGET}",
         # The tempting form: the JSON written by hand inside single quotes, with the value pasted in
         # verbatim (neither JSON-escaped nor shell-escaped).
         naive=f'echo \'{{"{KEY}": "{value}"}}\' > {TARGET}',

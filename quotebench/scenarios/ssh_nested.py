@@ -11,7 +11,8 @@ SSH_HELP = (
     "The command `ssh box` (the program `ssh` on PATH) reaches the remote machine `box`. It behaves "
     "like OpenSSH: the words after the host name are joined with single spaces and the result is run "
     "by bash on the remote side; with no command words, the remote bash reads its commands from "
-    "standard input. Remote commands start in the remote home directory, which is a different "
+    "standard input, and the local standard input is forwarded to the remote command either way. "
+    "Remote commands start in the remote home directory, which is a different "
     "directory from the local working directory and has its own environment."
 )
 
