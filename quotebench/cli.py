@@ -94,7 +94,7 @@ def validate(
     contract: Annotated[str, typer.Option(help="raw, json, wrapped or all.")] = "raw",
     executor: Annotated[str, typer.Option(help="Where commands run: local.")] = "local",
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    workers: Annotated[int, typer.Option(help="Parallel worker processes (default: one per core).")] = 0,
+    workers: Annotated[int, typer.Option(help="Worker processes (default: two per core).")] = 0,
 ) -> None:
     """Prove the task set: oracles pass, naive fails every hostile task and passes every raw control."""
     from quotebench import catalogue
@@ -106,7 +106,7 @@ def validate(
     tasks = list(catalogue.all_tasks())
     with _executor(executor) as runner, Progress(2 * len(tasks) * len(chosen), "validate") as bar:
         report = run_validate(
-            tasks, chosen, runner, workers=workers or os.cpu_count() or 1, progress=bar.advance
+            tasks, chosen, runner, workers=workers or 2 * (os.cpu_count() or 1), progress=bar.advance
         )
     if as_json:
         print(json.dumps(report, ensure_ascii=False, indent=2))

@@ -32,42 +32,46 @@ PROBE_LOG = ".qb/log/probe.log"
 # The instruction's literal markers; finding them in a changed file means the model copied them.
 OPEN_MARK, CLOSE_MARK = "⟪".encode(), "⟫".encode()
 
-# The probe records every call as NUL-separated fields: "call", argc, each argument, then
-# "set" + the value of QB_VALUE, or "unset". printf %s never interprets its argument, so any
-# byte sequence except NUL survives. Its log path is found from its own location, never spliced.
-PROBE_SOURCE = r"""#!/bin/bash
+# The helpers are POSIX sh scripts: they start several times faster than bash, and they do nothing
+# that needs more. The probe records every call as NUL-separated fields: "call", argc, each
+# argument, then "set" + the value of QB_VALUE, or "unset". printf %s never interprets its argument,
+# so any byte sequence except NUL survives. Its log path is found from its own location, never
+# spliced into the script.
+PROBE_SOURCE = r"""#!/bin/sh
 # probe: record exactly the argv and QB_VALUE this program received (see fsstate.py)
-log="${BASH_SOURCE[0]%/*}/../log/probe.log"
+log="${0%/*}/../log/probe.log"
 {
   printf 'call\0%d\0' "$#"
-  if (($#)); then printf '%s\0' "$@"; fi
-  if [[ -v QB_VALUE ]]; then printf 'set\0%s\0' "$QB_VALUE"; else printf 'unset\0'; fi
+  for arg do printf '%s\0' "$arg"; done
+  if [ "${QB_VALUE+set}" = set ]; then printf 'set\0%s\0' "$QB_VALUE"; else printf 'unset\0'; fi
 } >>"$log"
 """
 
 # An ssh look-alike with the semantics that make quoting hard: the words after the host are joined
 # with single spaces and the result is evaluated again by bash on the "remote" side, which has its own
 # HOME, working directory and a fresh environment. With no command, the remote shell reads stdin.
-SSH_SOURCE = r"""#!/bin/bash
+SSH_SOURCE = r"""#!/bin/sh
 # ssh: an ssh-like wrapper for QuoteBench tasks (see fsstate.py)
-while (($#)); do
+usage() {
+  echo "usage: ssh [options] host [command ...]" >&2
+  exit 255
+}
+while [ $# -gt 0 ]; do
   case $1 in
     --) shift; break ;;
-    -[BbcDEeFIiJLlmOopQRSWw]) shift 2 ;;
+    -[BbcDEeFIiJLlmOopQRSWw]) [ $# -ge 2 ] || usage; shift 2 ;;
     -[46AaCfGgKkMNnqsTtVvXxYy]* | -[BbcDEeFIiJLlmOopQRSWw]?*) shift ;;
     *) break ;;
   esac
 done
-if (($# == 0)); then
-  echo "usage: ssh [options] host [command ...]" >&2
-  exit 255
-fi
+[ $# -gt 0 ] || usage
 shift
-remote="${BASH_SOURCE[0]%/*}/../../remote"
-cd "$remote" || exit 255
+cd "${0%/*}/../../remote" || exit 255
 IFS=' '
-run=(env -i "HOME=$PWD" "PATH=$PATH" LC_ALL=C GIT_CONFIG_NOSYSTEM=1 bash)
-if (($#)); then exec "${run[@]}" -c "$*"; else exec "${run[@]}" -s; fi
+if [ $# -gt 0 ]; then
+  exec env -i "HOME=$PWD" "PATH=$PATH" LC_ALL=C GIT_CONFIG_NOSYSTEM=1 bash -c "$*"
+fi
+exec env -i "HOME=$PWD" "PATH=$PATH" LC_ALL=C GIT_CONFIG_NOSYSTEM=1 bash -s
 """
 
 HELPERS = {"probe": PROBE_SOURCE, "ssh": SSH_SOURCE}
@@ -123,6 +127,9 @@ def _build_repo(root: str, spec: dict) -> None:
     _git(repo, "init", "-q", "-b", "main")
     _git(repo, "config", "user.name", spec.get("user", "QuoteBench User"))
     _git(repo, "config", "user.email", spec.get("email", "user@quotebench.invalid"))
+    # No background maintenance after a commit: it is an extra process with nothing to do here.
+    _git(repo, "config", "maintenance.auto", "false")
+    _git(repo, "config", "gc.auto", "0")
     for commit in spec.get("commits", []):
         for rel, text in commit["files"].items():
             _write(_place(repo, rel), text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -48,7 +49,7 @@ def header(adapter: Adapter, executor, config: RunConfig, tasks: list[Task]) -> 
         "temperature": config.temperature,
         "trials": config.trials,
         "toolchain": executor.toolchain(),
-        "started_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "started_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
     }
 
 
@@ -82,7 +83,8 @@ class Runner:
             reply = self.adapter.complete(request)
             record = self._attempt(task, reply)
             final = record["passed"] or attempt == attempts or record["status"] != "ok"
-            record.update(trial=trial, attempt=attempt, final=final, mode=self.config.mode)
+            record.update(trial=trial, attempt=attempt, final=final, mode=self.config.mode,
+                          finished_at=round(time.time(), 3))
             self.store.append(record)
             if final:
                 return
