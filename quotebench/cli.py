@@ -159,14 +159,16 @@ def run(
     """Evaluate a model: every task (x trials) through an adapter, a contract and an executor."""
     from quotebench import adapters, catalogue, metrics, report
     from quotebench.progress import Progress
-    from quotebench.runner import RunConfig, Runner, header
+    from quotebench.runner import RunAborted, RunConfig, Runner, header
     from quotebench.store import ResultsFile, StoreError, read
 
     if mode not in ("oneshot", "retry"):
         raise UsageProblem(f"unknown mode {mode!r}; choose oneshot or retry")
     if effort is not None and effort not in ("low", "medium", "high"):
         raise UsageProblem(f"unknown effort {effort!r}; choose low, medium or high")
-    chosen_contract = _contracts(contract)[0] if contract != "all" else _contracts("raw")[0]
+    if contract == "all":
+        raise UsageProblem("a run uses one contract: choose raw, json or wrapped (one results file each)")
+    chosen_contract = _contracts(contract)[0]
     try:
         selected = catalogue.select(tasks)
         model_adapter = adapters.get(
@@ -199,6 +201,8 @@ def run(
             total = sum(1 for k in range(trials) for _ in selected)
             with Progress(total, f"run {adapter}") as bar:
                 Runner(model_adapter, runner_executor, config, store).run(selected, progress=bar.advance)
+        except RunAborted as err:
+            raise UsageProblem(str(err)) from None
         finally:
             store.close()
     run_header, records, _ = read(out)

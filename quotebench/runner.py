@@ -19,6 +19,15 @@ from quotebench.replies import clean
 from quotebench.store import ResultsFile, finished_pairs
 
 
+# HTTP statuses that no retry will fix (bad key, no access, unknown model or URL): every further
+# request would fail the same way, so the run stops instead of logging one api-error per task.
+FATAL_HTTP = frozenset({401, 403, 404})
+
+
+class RunAborted(RuntimeError):
+    """The provider rejects every request; finished attempts are saved and --resume continues."""
+
+
 @dataclass(frozen=True)
 class RunConfig:
     contract: Contract
@@ -58,6 +67,8 @@ class Runner:
         self.adapter, self.executor, self.config, self.store = adapter, executor, config, store
         # API calls wait on the network and may run many at once; executions are bounded by cores.
         self._cores = threading.Semaphore(os.cpu_count() or 2)
+        self._abort = threading.Event()
+        self._abort_reason: str | None = None
 
     def run(self, tasks: list[Task], progress: Callable[[], None] | None = None) -> int:
         """Run every unfinished (task, trial) pair; returns how many pairs were run now."""
@@ -72,6 +83,11 @@ class Runner:
         with ThreadPoolExecutor(max_workers=max(1, self.config.concurrency)) as pool:
             for future in [pool.submit(one, pair) for pair in pairs]:
                 future.result()
+        if self._abort.is_set():
+            raise RunAborted(
+                f"the provider rejects requests ({self._abort_reason}); check the API key, model name "
+                "and base URL. Finished attempts are saved: rerun with --resume."
+            )
         return len(pairs)
 
     def _run_pair(self, task: Task, trial: int) -> None:
@@ -80,7 +96,13 @@ class Runner:
         attempts = self.config.max_attempts if self.config.mode == "retry" else 1
         for attempt in range(1, attempts + 1):
             request = Request(task, contract.name, trial, prompt.system_prompt(contract), tuple(messages))
+            if self._abort.is_set():
+                return
             reply = self.adapter.complete(request)
+            if reply.status == "api-error" and reply.meta.get("http_status") in FATAL_HTTP:
+                self._abort.set()
+                self._abort_reason = reply.error
+                return
             record = self._attempt(task, reply)
             final = record["passed"] or attempt == attempts or record["status"] != "ok"
             record.update(trial=trial, attempt=attempt, final=final, mode=self.config.mode,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -485,3 +487,33 @@ def test_live_anthropic():
     reply = adapter.complete(make_request())
     assert reply.status == "ok", reply.error
     assert reply.text and reply.usage["total"] > 0
+
+
+@pytest.mark.parametrize("status", [401, 404])
+def test_a_run_stops_at_the_first_rejected_request_and_says_how_to_resume(proto, api, tmp_path, status):
+    """401/403/404 will not get better with retries: one clear line and exit 2, not 56 api-errors."""
+    api.default = canned_json({"error": {"message": "invalid api key"}}, status=status)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "quotebench",
+            "run",
+            "--adapter",
+            proto.name,
+            "--model",
+            proto.model,
+            "--tasks",
+            "write-file",
+            "--concurrency",
+            "1",
+            "--out",
+            str(tmp_path / "r.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+    )
+    assert done.returncode == 2, done.stderr
+    assert "invalid api key" in done.stderr and "--resume" in done.stderr and "Traceback" not in done.stderr
+    assert len(api.received) == 1

@@ -306,3 +306,16 @@ def test_replay_reexecutes_without_the_model(tmp_path):
 def test_bad_run_input_is_one_line_and_exit_2(tmp_path, args, words):
     done = qb(*args, cwd=tmp_path)
     assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("adapter, key", [("openai", "OPENAI_API_KEY"), ("anthropic", "ANTHROPIC_API_KEY")])
+def test_missing_api_key_stops_before_any_work(tmp_path, adapter, key):
+    env = {k: v for k, v in os.environ.items() if k != key}
+    done = qb("run", "--adapter", adapter, "--model", "m", "--out", str(tmp_path / "r.jsonl"), env=env)
+    assert done.returncode == 2 and key in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_run_takes_one_contract(tmp_path):
+    done = qb("run", "--adapter", "oracle", "--contract", "all", "--out", str(tmp_path / "r.jsonl"))
+    assert done.returncode == 2 and "one contract" in done.stderr

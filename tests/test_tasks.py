@@ -94,3 +94,17 @@ def test_hazard_tags_cover_the_shellcheck_anchors_of_the_spec():
 
 def test_task_ids_and_digests_are_unique():
     assert len({t.id for t in TASKS}) == len({t.digest for t in TASKS}) == len(TASKS)
+
+
+def test_every_oracle_survives_a_hostile_attempt_directory(tmp_path):
+    """The harness must not mangle what it quotes: run the whole task set with attempt trees under a
+    directory whose name holds the hazards themselves."""
+    from quotebench.executors.local import LocalExecutor
+    from quotebench.validate import validate
+
+    base = tmp_path / "it's \"$HOME\" `id` $(x) -n *?[a] \\ ✓\nnext line"
+    base.mkdir()
+    with LocalExecutor(base_dir=str(base)) as ex:
+        report = validate(list(TASKS), [CONTRACTS["raw"]], ex, workers=2)
+    assert report["ok"], report["contracts"]["raw"]["failures"]
+    assert list(base.iterdir()) == []
