@@ -35,9 +35,17 @@ def fake_openai_server() -> ThreadingHTTPServer:
             time.sleep(DELAY_S)
             user = next(m["content"] for m in body["messages"] if m["role"] == "user")
             reply = {
-                "id": "bench", "object": "chat.completion", "created": 0, "model": body["model"],
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": oracle_by_message[user]}}],
+                "id": "bench",
+                "object": "chat.completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": oracle_by_message[user]},
+                    }
+                ],
                 "usage": {"prompt_tokens": 500, "completion_tokens": 40, "total_tokens": 540},
             }
             data = json.dumps(reply).encode()
@@ -62,36 +70,59 @@ def timed_run(args: list[str], env: dict | None = None) -> tuple[float, float, s
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "results.jsonl")
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "quotebench", "run", *args, "--out", out],
-                              capture_output=True, text=True, env=env)
+        done = subprocess.run(
+            [sys.executable, "-m", "quotebench", "run", *args, "--out", out],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         elapsed = time.perf_counter() - started
         if done.returncode != 0:
             sys.exit(f"run failed:\n{done.stdout}{done.stderr}")
         header, records, _ = store.read(out)
-    loop = max(r["finished_at"] for r in records) - datetime.datetime.fromisoformat(header["started_at"]).timestamp()
+    started_at = datetime.datetime.fromisoformat(header["started_at"]).timestamp()
+    loop = max(r["finished_at"] for r in records) - started_at
     return elapsed, loop, done.stdout
 
 
 def main() -> None:
     attempts = len(catalogue.all_tasks()) * TRIALS
     naive_s, naive_loop, _ = timed_run(["--adapter", "naive", "--trials", str(TRIALS)])
-    print(f"run --adapter naive --trials {TRIALS}: {attempts} attempts in {naive_s:.2f} s whole process, "
-          f"{naive_loop:.2f} s run loop ({1000 * naive_loop / attempts:.1f} ms per attempt)")
+    print(
+        f"run --adapter naive --trials {TRIALS}: {attempts} attempts in {naive_s:.2f} s whole process, "
+        f"{naive_loop:.2f} s run loop ({1000 * naive_loop / attempts:.1f} ms per attempt)"
+    )
 
     server = fake_openai_server()
-    env = dict(os.environ, OPENAI_API_KEY="bench-key",
-               OPENAI_BASE_URL=f"http://127.0.0.1:{server.server_address[1]}/v1")
-    api_s, api_loop, report = timed_run(["--adapter", "openai", "--model", "bench-model", "--trials", str(TRIALS),
-                               "--concurrency", str(CONCURRENCY)], env)
+    env = dict(
+        os.environ,
+        OPENAI_API_KEY="bench-key",
+        OPENAI_BASE_URL=f"http://127.0.0.1:{server.server_address[1]}/v1",
+    )
+    api_args = [
+        "--adapter",
+        "openai",
+        "--model",
+        "bench-model",
+        "--trials",
+        str(TRIALS),
+        "--concurrency",
+        str(CONCURRENCY),
+    ]
+    api_s, api_loop, report = timed_run(api_args, env)
     server.shutdown()
     if "pass rate    100.0%" not in report:
         sys.exit(f"the fake endpoint's oracle replies did not all pass:\n{report}")
     ideal = attempts * DELAY_S / CONCURRENCY
-    print(f"run --adapter openai (fake endpoint, {int(DELAY_S * 1000)} ms per reply) --concurrency "
-          f"{CONCURRENCY} --trials {TRIALS}: {attempts} attempts; ideal {ideal:.2f} s")
+    print(
+        f"run --adapter openai (fake endpoint, {int(DELAY_S * 1000)} ms per reply) --concurrency "
+        f"{CONCURRENCY} --trials {TRIALS}: {attempts} attempts; ideal {ideal:.2f} s"
+    )
     print(f"  run loop:      {api_loop:.2f} s = {api_loop / ideal:.2f}x ideal (target <= 1.3x)")
-    print(f"  whole process: {api_s:.2f} s = {api_s / ideal:.2f}x ideal (adds interpreter start-up and the "
-          "one-time openai SDK import)")
+    print(
+        f"  whole process: {api_s:.2f} s = {api_s / ideal:.2f}x ideal (adds interpreter start-up and the "
+        "one-time openai SDK import)"
+    )
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ from quotebench.model import CLOSE, OPEN, Task
 from quotebench.replies import clean
 from quotebench.store import ResultsFile, finished_pairs
 
-
 # HTTP statuses that no retry will fix (bad key, no access, unknown model or URL): every further
 # request would fail the same way, so the run stops instead of logging one api-error per task.
 FATAL_HTTP = frozenset({401, 403, 404})
@@ -105,8 +104,13 @@ class Runner:
                 return
             record = self._attempt(task, reply)
             final = record["passed"] or attempt == attempts or record["status"] != "ok"
-            record.update(trial=trial, attempt=attempt, final=final, mode=self.config.mode,
-                          finished_at=round(time.time(), 3))
+            record.update(
+                trial=trial,
+                attempt=attempt,
+                final=final,
+                mode=self.config.mode,
+                finished_at=round(time.time(), 3),
+            )
             self.store.append(record)
             if final:
                 return

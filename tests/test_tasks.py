@@ -102,7 +102,7 @@ def test_every_oracle_survives_a_hostile_attempt_directory(tmp_path):
     from quotebench.executors.local import LocalExecutor
     from quotebench.validate import validate
 
-    base = tmp_path / "it's \"$HOME\" `id` $(x) -n *?[a] \\ ✓\nnext line"
+    base = tmp_path / 'it\'s "$HOME" `id` $(x) -n *?[a] \\ ✓\nnext line'
     base.mkdir()
     with LocalExecutor(base_dir=str(base)) as ex:
         report = validate(list(TASKS), [CONTRACTS["raw"]], ex, workers=2)
