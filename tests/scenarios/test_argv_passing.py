@@ -1,8 +1,7 @@
 """argv-passing: several correct strategies pass every hostile tier; plausible wrong ones fail."""
 
-import pytest
-
 from quotebench.scenarios import argv_passing
+from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, double_quoted, single_quoted_concat
 
 TASKS = argv_passing.tasks()
@@ -51,32 +50,12 @@ EXPECTED_WRONG = {
 }
 
 
-@pytest.mark.parametrize("strategy", CORRECT)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_correct_strategy_passes(outcome, task, strategy):
-    failure, execution = outcome(task, CORRECT[strategy](task.params))
-    assert failure == "pass", execution
-
-
-@pytest.mark.parametrize("strategy", WRONG)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_plausible_wrong_strategy_fails_as_expected(outcome, task, strategy):
-    failure, execution = outcome(task, WRONG[strategy](task.params))
-    assert failure == EXPECTED_WRONG[strategy][task.tier], execution
-
-
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_every_hostile_task_is_rejected_by_two_wrong_strategies(task):
-    assert sum(EXPECTED_WRONG[s][task.tier] != "pass" for s in WRONG) >= 2
-
-
 def test_glob_decoys_exist_so_an_unquoted_pattern_expands(outcome):
     task = next(t for t in HOSTILE if "*.txt" in t.params["args"])
     failure, execution = outcome(task, "probe -n '' *.txt")
     assert failure == "silent-wrong", execution
 
 
-@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
-def test_oracle_passes_and_naive_fails_only_hostile_tiers(outcome, task):
-    assert outcome(task, task.oracle)[0] == "pass"
-    assert (outcome(task, task.naive)[0] == "pass") == (not task.hostile)
+test_correct_strategy_passes, test_wrong_strategy_fails_as_expected, test_two_wrong_reject_each_hostile = (
+    strategy_tests(TASKS, CORRECT, WRONG, EXPECTED_WRONG)
+)

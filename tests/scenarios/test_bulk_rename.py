@@ -2,8 +2,8 @@
 
 import pytest
 
-from quotebench.contracts import CONTRACTS
 from quotebench.scenarios import bulk_rename
+from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_word, double_quoted, heredoc, single_quoted_concat
 
 TASKS = bulk_rename.tasks()
@@ -60,25 +60,6 @@ EXPECTED_WRONG = {
 }
 
 
-@pytest.mark.parametrize("strategy", CORRECT)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_correct_strategy_passes(outcome, task, strategy):
-    failure, execution = outcome(task, CORRECT[strategy](task.params))
-    assert failure == "pass", execution
-
-
-@pytest.mark.parametrize("strategy", WRONG)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_plausible_wrong_strategy_fails_as_expected(outcome, task, strategy):
-    failure, execution = outcome(task, WRONG[strategy](task.params))
-    assert failure == EXPECTED_WRONG[strategy][task.tier], execution
-
-
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_every_hostile_tier_is_rejected_by_two_wrong_commands(task):
-    assert sum(EXPECTED_WRONG[s][task.tier] != "pass" for s in WRONG) >= 2
-
-
 @pytest.mark.parametrize("strategy", WRONG)
 def test_wrong_strategies_pass_the_control(outcome, strategy):
     # They fail on the hostile names, not on the operation.
@@ -99,17 +80,6 @@ def test_the_subdirectory_and_decoys_must_stay(outcome):
     assert execution.verdict["collateral"] == [f"work/{task.params['dir']}/archive/old.txt"]
 
 
-@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
-def test_naive_fails_only_hostile_and_oracle_always_passes(outcome, task):
-    assert outcome(task, task.oracle)[0] == "pass"
-    naive, execution = outcome(task, task.naive)
-    assert (naive == "pass") == (not task.hostile), execution
-
-
-@pytest.mark.parametrize("contract", ["json", "wrapped"])
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_contracts_oracle_passes_naive_fails(outcome, task, contract):
-    c = CONTRACTS[contract]
-    assert outcome(task, c.to_command(c.encode(task.oracle)))[0] == "pass"
-    naive_reply = task.naive if contract == "wrapped" else c.encode(task.naive)
-    assert outcome(task, c.to_command(naive_reply))[0] != "pass"
+test_correct_strategy_passes, test_wrong_strategy_fails_as_expected, test_two_wrong_reject_each_hostile = (
+    strategy_tests(TASKS, CORRECT, WRONG, EXPECTED_WRONG)
+)

@@ -5,8 +5,8 @@ import posixpath
 
 import pytest
 
-from quotebench.contracts import CONTRACTS
 from quotebench.scenarios import find_glob
+from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_word, double_quoted, heredoc, single_quoted_concat
 
 TASKS = find_glob.tasks()
@@ -55,25 +55,6 @@ EXPECTED_WRONG = {
 }
 
 
-@pytest.mark.parametrize("strategy", CORRECT)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_correct_strategy_passes(outcome, task, strategy):
-    failure, execution = outcome(task, CORRECT[strategy](task.params))
-    assert failure == "pass", execution
-
-
-@pytest.mark.parametrize("strategy", WRONG)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_plausible_wrong_strategy_fails_as_expected(outcome, task, strategy):
-    failure, execution = outcome(task, WRONG[strategy](task.params))
-    assert failure == EXPECTED_WRONG[strategy][task.tier], execution
-
-
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_every_hostile_tier_is_rejected_by_two_wrong_commands(task):
-    assert sum(EXPECTED_WRONG[s][task.tier] != "pass" for s in WRONG) >= 2
-
-
 @pytest.mark.parametrize("strategy", ["unquoted-wildcards", "unquoted-variable"])
 def test_unquoted_pattern_passes_the_control(outcome, strategy):
     # Without a trap file in the cwd the SC2061 mistake is harmless: the trap is what it fails on.
@@ -92,17 +73,6 @@ def test_declared_matches_agree_with_fnmatch(task):
         assert any("/" not in path for path in task.params["matches"])
 
 
-@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
-def test_naive_fails_only_hostile_and_oracle_always_passes(outcome, task):
-    assert outcome(task, task.oracle)[0] == "pass"
-    naive, execution = outcome(task, task.naive)
-    assert (naive == "pass") == (not task.hostile), execution
-
-
-@pytest.mark.parametrize("contract", ["json", "wrapped"])
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_contracts_oracle_passes_naive_fails(outcome, task, contract):
-    c = CONTRACTS[contract]
-    assert outcome(task, c.to_command(c.encode(task.oracle)))[0] == "pass"
-    naive_reply = task.naive if contract == "wrapped" else c.encode(task.naive)
-    assert outcome(task, c.to_command(naive_reply))[0] != "pass"
+test_correct_strategy_passes, test_wrong_strategy_fails_as_expected, test_two_wrong_reject_each_hostile = (
+    strategy_tests(TASKS, CORRECT, WRONG, EXPECTED_WRONG)
+)

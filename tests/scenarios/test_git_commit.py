@@ -1,8 +1,7 @@
 """git-commit: several correct strategies pass every hostile tier; plausible wrong ones fail."""
 
-import pytest
-
 from quotebench.scenarios import git_commit
+from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_pipe, double_quoted, heredoc, single_quoted_concat
 
 TASKS = git_commit.tasks()
@@ -63,25 +62,6 @@ EXPECTED_WRONG = {
 }
 
 
-@pytest.mark.parametrize("strategy", CORRECT)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_correct_strategy_passes(outcome, task, strategy):
-    failure, execution = outcome(task, CORRECT[strategy](task.params))
-    assert failure == "pass", execution
-
-
-@pytest.mark.parametrize("strategy", WRONG)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_plausible_wrong_strategy_fails_as_expected(outcome, task, strategy):
-    failure, execution = outcome(task, WRONG[strategy](task.params))
-    assert failure == EXPECTED_WRONG[strategy][task.tier], execution
-
-
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_every_hostile_task_is_rejected_by_two_wrong_strategies(task):
-    assert sum(EXPECTED_WRONG[s][task.tier] != "pass" for s in WRONG) >= 2
-
-
 def test_committing_only_tracked_changes_leaves_the_tree_dirty(outcome):
     # `git commit -a` skips the untracked file: the clean-tree requirement must catch it.
     task = TASKS[0]
@@ -91,7 +71,6 @@ def test_committing_only_tracked_changes_leaves_the_tree_dirty(outcome):
     assert failure == "silent-wrong", execution
 
 
-@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
-def test_oracle_passes_and_naive_fails_only_hostile_tiers(outcome, task):
-    assert outcome(task, task.oracle)[0] == "pass"
-    assert (outcome(task, task.naive)[0] == "pass") == (not task.hostile)
+test_correct_strategy_passes, test_wrong_strategy_fails_as_expected, test_two_wrong_reject_each_hostile = (
+    strategy_tests(TASKS, CORRECT, WRONG, EXPECTED_WRONG)
+)

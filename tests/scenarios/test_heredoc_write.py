@@ -1,9 +1,8 @@
 """heredoc-write: a heredoc with a quoted, unique delimiter (or no heredoc) passes; the usual ones fail."""
 
-import pytest
-
 from quotebench.scenarios import heredoc_write
 from quotebench.shellesc import naive_wrap
+from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_pipe, double_quoted, heredoc
 
 TASKS = heredoc_write.tasks()
@@ -39,27 +38,6 @@ EXPECTED_WRONG = {
 }
 
 
-@pytest.mark.parametrize("strategy", CORRECT)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_correct_strategy_passes(outcome, task, strategy):
-    failure, execution = outcome(task, CORRECT[strategy](task.params))
-    assert failure == "pass", execution
-
-
-@pytest.mark.parametrize("strategy", WRONG)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_plausible_wrong_strategy_fails_as_expected(outcome, task, strategy):
-    failure, execution = outcome(task, WRONG[strategy](task.params))
-    assert failure == EXPECTED_WRONG[strategy][task.tier], execution
-
-
-def test_every_hostile_tier_is_rejected_by_two_wrong_commands():
-    for task in HOSTILE:
-        assert sum(EXPECTED_WRONG[w][task.tier] != "pass" for w in WRONG) >= 2, task.id
-
-
-@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
-def test_oracle_passes_and_naive_only_passes_the_control(outcome, task):
-    assert outcome(task, task.oracle)[0] == "pass"
-    naive, execution = outcome(task, task.naive)
-    assert (naive == "pass") == (not task.hostile), execution
+test_correct_strategy_passes, test_wrong_strategy_fails_as_expected, test_two_wrong_reject_each_hostile = (
+    strategy_tests(TASKS, CORRECT, WRONG, EXPECTED_WRONG)
+)

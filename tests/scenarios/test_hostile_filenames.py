@@ -2,10 +2,8 @@
 
 import re
 
-import pytest
-
-from quotebench.contracts import CONTRACTS
 from quotebench.scenarios import hostile_filenames
+from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_word, double_quoted, heredoc, single_quoted_concat
 
 TASKS = hostile_filenames.tasks()
@@ -44,44 +42,9 @@ EXPECTED_WRONG = {
 }
 
 
-@pytest.mark.parametrize("strategy", CORRECT)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_correct_strategy_passes(outcome, task, strategy):
-    failure, execution = outcome(task, CORRECT[strategy](task.params))
-    assert failure == "pass", execution
-
-
-@pytest.mark.parametrize("strategy", WRONG)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_plausible_wrong_strategy_fails_as_expected(outcome, task, strategy):
-    failure, execution = outcome(task, WRONG[strategy](task.params))
-    assert failure == EXPECTED_WRONG[strategy][task.tier], execution
-
-
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_every_hostile_tier_is_rejected_by_two_wrong_commands(task):
-    assert sum(EXPECTED_WRONG[s][task.tier] != "pass" for s in WRONG) >= 2
-
-
 def test_wildcard_dodge_passes_the_control(outcome):
     # The look-alikes, not the wildcard trick itself, are what makes it fail on hostile tiers.
     assert outcome(TASKS[0], WRONG["wildcard-for-specials"](TASKS[0].params))[0] == "pass"
-
-
-@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
-def test_naive_fails_only_hostile_and_oracle_always_passes(outcome, task):
-    assert outcome(task, task.oracle)[0] == "pass"
-    naive, execution = outcome(task, task.naive)
-    assert (naive == "pass") == (not task.hostile), execution
-
-
-@pytest.mark.parametrize("contract", ["json", "wrapped"])
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_contracts_oracle_passes_naive_fails(outcome, task, contract):
-    c = CONTRACTS[contract]
-    assert outcome(task, c.to_command(c.encode(task.oracle)))[0] == "pass"
-    naive_reply = task.naive if contract == "wrapped" else c.encode(task.naive)
-    assert outcome(task, c.to_command(naive_reply))[0] != "pass"
 
 
 def test_a_wrong_rename_is_collateral_damage(outcome):
@@ -91,3 +54,8 @@ def test_a_wrong_rename_is_collateral_damage(outcome):
     failure, execution = outcome(task, f"mv -- {double_quoted(twin)} {task.params['target']}")
     assert failure == "silent-wrong"
     assert execution.verdict["collateral"] == [f"work/{twin}"]
+
+
+test_correct_strategy_passes, test_wrong_strategy_fails_as_expected, test_two_wrong_reject_each_hostile = (
+    strategy_tests(TASKS, CORRECT, WRONG, EXPECTED_WRONG)
+)

@@ -6,6 +6,7 @@ import pytest
 
 from quotebench.scenarios import sed_replace
 from quotebench.shellesc import sed_bre_pattern, sed_replacement
+from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_word, double_quoted, heredoc, single_quoted_concat
 
 TASKS = sed_replace.tasks()
@@ -93,31 +94,6 @@ EXPECTED_WRONG = {
 }
 
 
-@pytest.mark.parametrize("strategy", CORRECT)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_correct_strategy_passes(outcome, task, strategy):
-    failure, execution = outcome(task, CORRECT[strategy](task.params))
-    assert failure == "pass", execution
-
-
-@pytest.mark.parametrize("strategy", WRONG)
-@pytest.mark.parametrize("task", HOSTILE, ids=lambda t: t.id)
-def test_plausible_wrong_strategy_fails_as_expected(outcome, task, strategy):
-    failure, execution = outcome(task, WRONG[strategy](task.params))
-    assert failure == EXPECTED_WRONG[strategy][task.tier], execution
-
-
-def test_every_hostile_task_is_rejected_by_two_wrong_commands():
-    for task in HOSTILE:
-        assert sum(EXPECTED_WRONG[w][task.tier] != "pass" for w in WRONG) >= 2, task.id
-
-
-@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
-def test_oracle_passes_and_naive_fails_only_hostile(outcome, task):
-    assert outcome(task, task.oracle)[0] == "pass"
-    assert (outcome(task, task.naive)[0] == "pass") == (not task.hostile)
-
-
 @pytest.mark.parametrize("task", [t for t in HOSTILE if t.tier >= 2], ids=lambda t: t.id)
 def test_regex_reading_hits_only_decoys(tmp_path, task):
     """Read as a BRE, the pattern must hit decoy lines and miss every line with the literal text."""
@@ -126,3 +102,8 @@ def test_regex_reading_hits_only_decoys(tmp_path, task):
     done = subprocess.run(["grep", "-e", task.params["old"], str(path)], capture_output=True, text=True)
     hits = done.stdout.splitlines()
     assert hits and all(task.params["old"] not in line for line in hits), hits
+
+
+test_correct_strategy_passes, test_wrong_strategy_fails_as_expected, test_two_wrong_reject_each_hostile = (
+    strategy_tests(TASKS, CORRECT, WRONG, EXPECTED_WRONG)
+)
