@@ -8,20 +8,15 @@ Reply(status="api-error").
 from __future__ import annotations
 
 import os
-import time
 
-from quotebench.adapters import AdapterConfigError, Reply, Request
+from quotebench.adapters import AdapterConfigError, Reply, Request, sdk_call
+from quotebench.adapters.sdk_call import short
 from quotebench.usage import normalize
 
 THINKING_BUDGETS = {"low": 1024, "medium": 4096, "high": 16384}
 # Room for the answer itself on top of the thinking budget (the API requires max_tokens > budget).
 ANSWER_TOKENS = 4096
 DEFAULT_BASE_URL = "https://api.anthropic.com"
-
-
-def _short(text: object, limit: int = 200) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _field(obj, name: str):
@@ -41,7 +36,7 @@ class AnthropicAdapter:
         # The API refuses temperature together with thinking.
         self.send_temperature = temperature is not None and effort is None
 
-    def _create(self, request: Request, with_temperature: bool):
+    def create(self, request: Request, with_temperature: bool):
         kwargs: dict = {
             "model": self.model,
             "max_tokens": self.max_tokens,
@@ -60,49 +55,17 @@ class AnthropicAdapter:
         import anthropic
         from anthropic.types import Message
 
-        meta: dict = {}
-        start = time.perf_counter()
+        outcome = sdk_call.call(anthropic, self, request, lambda exc: exc.api_message or exc.message)
+        if isinstance(outcome, Reply):
+            return outcome
+        response, latency, meta = outcome
 
-        def error(reason: str, **extra) -> Reply:
-            meta.update(extra)
-            return Reply(
-                text=None,
-                status="api-error",
-                error=reason,
-                latency_s=time.perf_counter() - start,
-                meta=meta,
-            )
-
-        try:
-            try:
-                response = self._create(request, self.send_temperature)
-            except anthropic.BadRequestError as exc:
-                if not (self.send_temperature and "temperature" in str(exc).lower()):
-                    raise
-                self.send_temperature = False
-                meta["temperature_dropped"] = True
-                response = self._create(request, False)
-        # Order matters: APITimeoutError subclasses APIConnectionError.
-        except anthropic.APITimeoutError:
-            return error(f"timeout after {self.client.max_retries} retries")
-        except anthropic.APIConnectionError as exc:
-            return error(
-                f"connection error after {self.client.max_retries} retries: {_short(exc.__cause__ or exc)}"
-            )
-        except anthropic.APIStatusError as exc:
-            return error(
-                f"HTTP {exc.status_code}: {_short(exc.api_message or exc.message)}",
-                http_status=exc.status_code,
-            )
-        except anthropic.AnthropicError as exc:  # e.g. APIResponseValidationError
-            return error(f"{type(exc).__name__}: {_short(exc)}")
-        except ValueError as exc:  # JSON content-type with an undecodable body
-            return error(f"malformed response body: {_short(exc)}")
-        latency = time.perf_counter() - start
+        def error(reason: str) -> Reply:
+            return Reply(None, status="api-error", error=reason, latency_s=latency, meta=meta)
 
         # Non-JSON bodies come back as raw text and models are built without validation: check everything.
         if not isinstance(response, Message):
-            return error(f"malformed response body: {_short(response, 80)!r}")
+            return error(f"malformed response body: {short(response, 80)!r}")
         content = getattr(response, "content", None)
         if not isinstance(content, list):
             return error("malformed response: no content")

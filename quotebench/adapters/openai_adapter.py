@@ -7,9 +7,9 @@ Env: OPENAI_API_KEY (required), OPENAI_BASE_URL (optional). Retries and backoff 
 from __future__ import annotations
 
 import os
-import time
 
-from quotebench.adapters import AdapterConfigError, Reply, Request
+from quotebench.adapters import AdapterConfigError, Reply, Request, sdk_call
+from quotebench.adapters.sdk_call import short
 from quotebench.usage import normalize
 
 # Reasoning models reject an explicit temperature (spec §6 sampling caveat).
@@ -20,11 +20,6 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 def is_reasoning_model(model: str) -> bool:
     # "org/model" names (vLLM, routers) are judged by their last component.
     return model.rsplit("/", 1)[-1].lower().startswith(REASONING_PREFIXES)
-
-
-def _short(text: object, limit: int = 200) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _api_message(exc) -> str:
@@ -46,7 +41,7 @@ class OpenAIAdapter:
         # Flipped off for the rest of the run once the endpoint rejects temperature (one 400, not 56).
         self.send_temperature = temperature is not None and effort is None and not is_reasoning_model(model)
 
-    def _create(self, request: Request, with_temperature: bool):
+    def create(self, request: Request, with_temperature: bool):
         messages = [{"role": "system", "content": request.system}] if request.system else []
         messages += [dict(m) for m in request.messages]
         kwargs: dict = {"model": self.model, "messages": messages}
@@ -60,47 +55,18 @@ class OpenAIAdapter:
         import openai
         from openai.types.chat import ChatCompletion
 
-        meta: dict = {}
-        start = time.perf_counter()
+        outcome = sdk_call.call(openai, self, request, _api_message)
+        if isinstance(outcome, Reply):
+            return outcome
+        response, latency, meta = outcome
 
-        def error(reason: str, **extra) -> Reply:
-            meta.update(extra)
-            return Reply(
-                text=None,
-                status="api-error",
-                error=reason,
-                latency_s=time.perf_counter() - start,
-                meta=meta,
-            )
-
-        try:
-            try:
-                response = self._create(request, self.send_temperature)
-            except openai.BadRequestError as exc:
-                if not (self.send_temperature and "temperature" in str(exc).lower()):
-                    raise
-                self.send_temperature = False
-                meta["temperature_dropped"] = True
-                response = self._create(request, False)
-        # Order matters: APITimeoutError subclasses APIConnectionError.
-        except openai.APITimeoutError:
-            return error(f"timeout after {self.client.max_retries} retries")
-        except openai.APIConnectionError as exc:
-            return error(
-                f"connection error after {self.client.max_retries} retries: {_short(exc.__cause__ or exc)}"
-            )
-        except openai.APIStatusError as exc:
-            return error(f"HTTP {exc.status_code}: {_short(_api_message(exc))}", http_status=exc.status_code)
-        except openai.OpenAIError as exc:  # e.g. APIResponseValidationError
-            return error(f"{type(exc).__name__}: {_short(exc)}")
-        except ValueError as exc:  # JSON content-type with an undecodable body
-            return error(f"malformed response body: {_short(exc)}")
-        latency = time.perf_counter() - start
+        def error(reason: str) -> Reply:
+            return Reply(None, status="api-error", error=reason, latency_s=latency, meta=meta)
 
         # The SDK returns the raw text for non-JSON content types and builds models without validation,
         # so every field of a 200 reply still has to be checked.
         if not isinstance(response, ChatCompletion):
-            return error(f"malformed response body: {_short(response, 80)!r}")
+            return error(f"malformed response body: {short(response, 80)!r}")
         choices = getattr(response, "choices", None)
         if not isinstance(choices, list) or not choices:
             return error("malformed response: no choices")
