@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-NAMES = ("local",)
+NAMES = ("local", "sandbox")
 
 
 @dataclass(frozen=True)
@@ -30,4 +30,8 @@ def get(name: str, **options):
         from quotebench.executors.local import LocalExecutor
 
         return LocalExecutor(**options)
+    if name == "sandbox":
+        from quotebench.executors.sandbox import SandboxExecutor
+
+        return SandboxExecutor(**options)
     raise UnknownExecutor(f"unknown executor {name!r}; choose one of: {', '.join(NAMES)}")

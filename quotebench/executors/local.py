@@ -109,6 +109,10 @@ class LocalExecutor:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def argv(self, root: str, command: str) -> list[str]:
+        """What is executed: bash itself, with the command as its single -c argument."""
+        return ["bash", "-c", command]
+
     def prepare(self, tasks: list[Task]) -> None:
         """Build the fixture templates of these tasks now (before forking workers, say)."""
         for task in tasks:
@@ -138,7 +142,7 @@ class LocalExecutor:
         started = time.perf_counter()
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             proc = subprocess.Popen(
-                ["bash", "-c", command],
+                self.argv(root, command),
                 cwd=os.path.join(root, fsstate.WORK),
                 env=command_env(root),
                 stdin=subprocess.DEVNULL,
