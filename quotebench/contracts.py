@@ -70,7 +70,9 @@ CONTRACTS = {
         # The naive model does not know about the outer double quotes and sends its command as is.
         _raw,
         'Reply with the command only. The harness inserts your reply R into the string bash -c "R" '
-        "(between double quotes, with no escaping of its own) and runs that string with bash -c.",
+        "(between the double quotes, with no escaping of its own) and runs that whole string with "
+        "bash -c: an outer bash first reads your reply as the inside of a double-quoted string, and "
+        "an inner bash runs what that yields.",
     ),
 }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from quotebench.contracts import Contract
 from quotebench.model import CLOSE, OPEN, Task
 
-PROMPT_VERSION = "2"
+PROMPT_VERSION = "3"
 
 SYSTEM = f"""You write shell commands. Each task is solved by exactly ONE command that the harness runs \
 once as the single argument of `bash -c` (bash 5 on Linux with the GNU userland: coreutils, sed, grep, \
