@@ -92,9 +92,11 @@ def show(task_id: Annotated[str, typer.Argument(help="A task id from `quotebench
 @app.command()
 def validate(
     contract: Annotated[str, typer.Option(help="raw, json, wrapped or all.")] = "raw",
-    executor: Annotated[str, typer.Option(help="Where commands run: local or sandbox (bubblewrap).")] = "local",
+    executor: Annotated[
+        str, typer.Option(help="Where commands run: local or sandbox (bubblewrap).")
+    ] = "local",
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    workers: Annotated[int, typer.Option(help="Worker processes (default: two per core).")] = 0,
+    workers: Annotated[int, typer.Option(min=0, help="Worker processes (default: two per core).")] = 0,
 ) -> None:
     """Prove the task set: oracles pass, naive fails every hostile task and passes every raw control."""
     from quotebench import catalogue
@@ -143,7 +145,9 @@ def run(
     concurrency: Annotated[
         int, typer.Option(min=1, help="Attempts in flight (API calls run in parallel).")
     ] = 4,
-    executor: Annotated[str, typer.Option(help="Where commands run: local or sandbox (bubblewrap).")] = "local",
+    executor: Annotated[
+        str, typer.Option(help="Where commands run: local or sandbox (bubblewrap).")
+    ] = "local",
     resume: Annotated[bool, typer.Option(help="Continue an interrupted results file.")] = False,
     strict_replies: Annotated[bool, typer.Option(help="Any reply cleanup becomes a contract-error.")] = False,
     answers: Annotated[str | None, typer.Option(help="JSONL answers for --adapter file.")] = None,
@@ -226,7 +230,9 @@ def show_report(
 def replay(
     results: Annotated[str, typer.Argument(help="A results JSONL file to re-execute.")],
     out: Annotated[str, typer.Option(help="Where to write the replayed results.")],
-    executor: Annotated[str, typer.Option(help="Where commands run: local or sandbox (bubblewrap).")] = "local",
+    executor: Annotated[
+        str, typer.Option(help="Where commands run: local or sandbox (bubblewrap).")
+    ] = "local",
 ) -> None:
     """Re-execute every stored command under another executor, without calling the model again."""
     from quotebench import catalogue

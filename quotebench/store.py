@@ -60,6 +60,8 @@ class ResultsFile:
         self.path = path
         self._lock = threading.Lock()
         self.previous: list[dict] = []
+        if os.path.isdir(path):
+            raise StoreError(f"{path} is a directory; --out takes a file name such as {path}/results.jsonl")
         if os.path.exists(path) and os.path.getsize(path) > 0:
             if not resume:
                 raise StoreError(

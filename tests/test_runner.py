@@ -319,3 +319,18 @@ def test_missing_api_key_stops_before_any_work(tmp_path, adapter, key):
 def test_run_takes_one_contract(tmp_path):
     done = qb("run", "--adapter", "oracle", "--contract", "all", "--out", str(tmp_path / "r.jsonl"))
     assert done.returncode == 2 and "one contract" in done.stderr
+
+
+def test_out_must_be_a_file_and_the_adapter_program_must_exist(tmp_path):
+    done = qb("run", "--adapter", "oracle", "--out", str(tmp_path))
+    assert done.returncode == 2 and "is a directory" in done.stderr
+    done = qb(
+        "run",
+        "--adapter",
+        "cmd",
+        "--adapter-cmd",
+        "/no/such/model --flag",
+        "--out",
+        str(tmp_path / "r.jsonl"),
+    )
+    assert done.returncode == 2 and "not found" in done.stderr and not (tmp_path / "r.jsonl").exists()

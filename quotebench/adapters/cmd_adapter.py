@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import time
 
@@ -65,4 +66,6 @@ def build(adapter_cmd: str | None = None, cmd_timeout: float = 300.0, **_options
         raise AdapterConfigError(f"cannot split --adapter-cmd: {err}") from None
     if not argv:
         raise AdapterConfigError("--adapter-cmd is empty")
+    if shutil.which(argv[0]) is None:
+        raise AdapterConfigError(f"--adapter-cmd: program {argv[0]!r} not found or not executable")
     return CmdAdapter(argv, cmd_timeout)
