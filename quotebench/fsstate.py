@@ -29,6 +29,8 @@ REMOTE = "remote"
 BIN = ".qb/bin"
 LOG = ".qb/log"
 PROBE_LOG = ".qb/log/probe.log"
+# TMPDIR of the command: temporary files land inside the judged tree, so one left behind is seen.
+TMP = ".qb/tmp"
 # The instruction's literal markers; finding them in a changed file means the model copied them.
 OPEN_MARK, CLOSE_MARK = "⟪".encode(), "⟫".encode()
 
@@ -50,28 +52,43 @@ log="${0%/*}/../log/probe.log"
 # An ssh look-alike with the semantics that make quoting hard: the words after the host are joined
 # with single spaces and the result is evaluated again by bash on the "remote" side, which has its own
 # HOME, working directory and a fresh environment. With no command, the remote shell reads stdin.
+# Options are parsed as OpenSSH does: before the host, after it until the first command word, and
+# `--` ends them; -n gives the remote command an empty stdin.
 SSH_SOURCE = r"""#!/bin/sh
 # ssh: an ssh-like wrapper for QuoteBench tasks (see fsstate.py)
 usage() {
-  echo "usage: ssh [options] host [command ...]" >&2
+  echo "usage: ssh [options] destination [command [argument ...]]" >&2
   exit 255
 }
+host= nostdin=
 while [ $# -gt 0 ]; do
   case $1 in
-    --) shift; break ;;
-    -[BbcDEeFIiJLlmOopQRSWw]) [ $# -ge 2 ] || usage; shift 2 ;;
-    -[46AaCfGgKkMNnqsTtVvXxYy]* | -[BbcDEeFIiJLlmOopQRSWw]?*) shift ;;
-    *) break ;;
+    --)
+      shift
+      [ -n "$host" ] && break
+      [ $# -gt 0 ] || usage
+      host=$1; shift; break ;;
+    -?*)
+      opts=${1#-}; shift
+      while [ -n "$opts" ]; do
+        rest=${opts#?}; opt=${opts%"$rest"}; opts=$rest
+        case $opt in
+          [BbcDEeFIiJLlmOopQRSWw])
+            if [ -z "$opts" ]; then [ $# -gt 0 ] || usage; shift; fi
+            opts= ;;
+          n) nostdin=1 ;;
+        esac
+      done ;;
+    *)
+      [ -z "$host" ] || break
+      host=$1; shift ;;
   esac
 done
-[ $# -gt 0 ] || usage
-shift
+[ -n "$host" ] || usage
 cd "${0%/*}/../../remote" || exit 255
-IFS=' '
-if [ $# -gt 0 ]; then
-  exec env -i "HOME=$PWD" "PATH=$PATH" LC_ALL=C GIT_CONFIG_NOSYSTEM=1 bash -c "$*"
-fi
-exec env -i "HOME=$PWD" "PATH=$PATH" LC_ALL=C GIT_CONFIG_NOSYSTEM=1 bash -s
+if [ $# -gt 0 ]; then IFS=' '; remote="$*"; set -- -c "$remote"; else set -- -s; fi
+[ -z "$nostdin" ] || exec </dev/null
+exec env -i "HOME=$PWD" "PATH=$PATH" LC_ALL=C GIT_CONFIG_NOSYSTEM=1 "TMPDIR=${TMPDIR:-/tmp}" bash "$@"
 """
 
 HELPERS = {"probe": PROBE_SOURCE, "ssh": SSH_SOURCE}
@@ -142,6 +159,7 @@ def _build_repo(root: str, spec: dict) -> None:
 def build(fixture: dict, root: str) -> None:
     """Create the fixture under root (which may already exist and must be empty)."""
     os.makedirs(_place(root, WORK), exist_ok=True)
+    os.makedirs(_place(root, TMP), exist_ok=True)
     for rel in fixture.get("dirs", []):
         os.makedirs(_place(root, rel), exist_ok=True)
     for rel, spec in fixture.get("files", {}).items():
@@ -256,12 +274,20 @@ def _same_json(a: object, b: object) -> bool:
     return a == b
 
 
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    keys = [k for k, _ in pairs]
+    duplicated = sorted({k for k in keys if keys.count(k) > 1})
+    if duplicated:
+        raise ValueError(f"duplicate keys {duplicated}")
+    return dict(pairs)
+
+
 def _check_json(root: str, check: dict) -> str | None:
     got = _read(root, check["path"])
     if got is None:
         return f"{check['path']}: missing"
     try:
-        value = json.loads(got.decode("utf-8"))
+        value = json.loads(got.decode("utf-8"), object_pairs_hook=_unique_keys)
     except (UnicodeDecodeError, ValueError) as err:
         return f"{check['path']}: not valid JSON ({err}): {_show(got)}"
     if not _same_json(value, check["value"]):
@@ -307,10 +333,15 @@ def _check_probe(root: str, check: dict) -> str | None:
 
 def _check_git(root: str, check: dict) -> str | None:
     repo = _place(root, check["path"])
+    branch = check.get("branch", "main")
+    head = _read(root, f"{check['path']}/.git/HEAD")
+    if head != f"ref: refs/heads/{branch}\n".encode():
+        return f"{check['path']}: HEAD should still be the branch {branch}, found {_show(head)}"
     try:
         # %B is each commit's raw message; NUL cannot occur in one, so it separates them.
-        messages = _git(repo, "log", "--format=%B%x00", "HEAD").split("\0")[:-1]
-        dirty = _git(repo, "status", "--porcelain", "--untracked-files=all")
+        messages = _git(repo, "log", "--format=%B%x00", branch).split("\0")[:-1]
+        # --ignored: hiding a file through .git/info/exclude does not make a tree clean.
+        dirty = _git(repo, "status", "--porcelain", "--untracked-files=all", "--ignored")
     except (BadSpec, OSError, ValueError) as err:
         return f"{check['path']}: not a readable git repository ({err})"
     count, message = len(messages), messages[0].lstrip("\n") if messages else ""

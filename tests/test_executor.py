@@ -23,7 +23,7 @@ def test_parent_environment_is_invisible(executor, monkeypatch):
     execution = executor.run(task(), "env > out; cat out")
     assert "sk-secret" not in execution.stdout_tail
     names = {line.split("=", 1)[0] for line in execution.stdout_tail.splitlines()}
-    assert names <= {"HOME", "PATH", "LC_ALL", "GIT_CONFIG_NOSYSTEM", "USER", "PWD", "SHLVL", "_"}
+    assert names <= {"HOME", "PATH", "LC_ALL", "GIT_CONFIG_NOSYSTEM", "USER", "TMPDIR", "PWD", "SHLVL", "_"}
 
 
 def test_home_is_the_work_dir_and_stdin_is_empty(executor):
@@ -75,3 +75,12 @@ def test_read_only_leftovers_are_cleaned_up(tmp_path):
 @pytest.mark.parametrize("command", ["if then", "echo 'unterminated"])
 def test_syntax_errors_are_confirmed(executor, command):
     assert classify(executor.run(task(), command)) == "shell-syntax"
+
+
+def test_temporary_files_live_in_the_judged_tree(executor):
+    """mktemp and friends honour TMPDIR, which points into the attempt tree: a leftover is a stray
+    file, a cleaned-up one is fine."""
+    left = executor.run(task(), 't=$(mktemp) && printf \'ok\\n\' > "$t" && cp "$t" out')
+    assert classify(left) == "environment-invalid" and left.verdict["stray"][0].startswith(".qb/tmp/")
+    tidy = executor.run(task(), 't=$(mktemp) && printf \'ok\\n\' > "$t" && mv "$t" out')
+    assert classify(tidy) == "pass"

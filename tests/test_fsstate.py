@@ -221,3 +221,62 @@ def test_fsstate_imports_only_the_standard_library():
         line.split()[1].split(".")[0] for line in source.splitlines() if line.startswith(("import ", "from "))
     }
     assert imports <= set(sys.stdlib_module_names) | {"__future__"}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ssh box -- 'printf %s ok > f'",
+        "ssh -- box 'printf %s ok > f'",
+        "ssh -T box -- 'printf %s ok > f'",
+        "ssh box -T 'printf %s ok > f'",
+        "ssh -p 2222 -l user -oBatchMode=yes box 'printf %s ok > f'",
+        "ssh -tt -p2222 user@box printf %s ok '>' f",
+        "printf ok | ssh box 'cat > f'",
+        "printf 'printf %s ok > f' | ssh -T box",
+    ],
+)
+def test_ssh_wrapper_parses_options_like_openssh(tmp_path, command):
+    root, _ = built(tmp_path, {"helpers": ["ssh"]})
+    done = bash(root, command)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "root/remote/f").read_text() == "ok"
+
+
+def test_ssh_dash_n_gives_the_remote_command_an_empty_stdin(tmp_path):
+    root, _ = built(tmp_path, {"helpers": ["ssh"]})
+    assert bash(root, "printf data | ssh -n box 'cat > f'").returncode == 0
+    assert (tmp_path / "root/remote/f").read_text() == ""
+
+
+def test_ssh_without_a_host_is_a_usage_error(tmp_path):
+    root, _ = built(tmp_path, {"helpers": ["ssh"]})
+    done = bash(root, "ssh -p")
+    assert done.returncode == 255 and b"usage: ssh" in done.stderr
+
+
+def test_json_check_rejects_duplicate_keys(tmp_path):
+    root, base = built(tmp_path, {})
+    expect = {"checks": [{"kind": "json", "path": "work/j", "value": {"m": "x"}}]}
+    (tmp_path / "root/work/j").write_text('{"m": "y", "m": "x"}')
+    assert not fsstate.judge(expect, root, base)["state_ok"]
+
+
+def test_git_check_wants_the_same_branch_and_no_hidden_files(tmp_path):
+    fixture = {
+        "git": [
+            {
+                "path": "work/repo",
+                "commits": [{"files": {"a": "1\n"}, "message": "init"}],
+                "pending": {"a": "2\n"},
+            }
+        ]
+    }
+    expect = {"checks": [{"kind": "git", "path": "work/repo", "message": "m", "commits": 2}]}
+    root, base = built(tmp_path / "branch", fixture)
+    assert bash(root, "cd repo && git checkout -qb side && git commit -qam m").returncode == 0
+    assert "branch main" in fsstate.judge(expect, root, base)["problems"][0]
+    root, base = built(tmp_path / "hidden", fixture)
+    hide = "cd repo && printf 'x\\n' > extra && echo extra >> .git/info/exclude && git commit -qam m"
+    assert bash(root, hide).returncode == 0
+    assert "uncommitted" in fsstate.judge(expect, root, base)["problems"][0]

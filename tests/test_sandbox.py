@@ -29,15 +29,18 @@ def test_validate_holds_in_the_sandbox(sandbox):
     assert report["ok"], [e["failures"] for e in report["contracts"].values()]
 
 
-def test_writes_outside_the_task_tree_fail(sandbox, tmp_path):
+def test_writes_outside_the_task_tree_fail(sandbox):
     task = catalogue.get("write-file/t0-plain")
     outside = Path.home() / "qb-sandbox-escape"
-    execution = sandbox.run(
-        task, f"touch {outside}; touch /tmp/x; printf '%s\\n' {task.params['payload']!r} > note.txt"
-    )
+    write = f"printf '%s\\n' {task.params['payload']!r} > note.txt"
+    execution = sandbox.run(task, f"touch {outside}; {write}")
     assert not outside.exists()
     assert "Read-only file system" in execution.stderr_tail
-    assert classify(execution) == "pass"  # /tmp is private: the stray /tmp/x never reaches the host
+    assert classify(execution) == "pass"
+    # /tmp is the task tree's own temp directory: a file left there is a stray file.
+    leftover = sandbox.run(task, f"{write}; touch /tmp/qb-sandbox-leftover")
+    assert classify(leftover) == "environment-invalid"
+    assert not Path("/tmp/qb-sandbox-leftover").exists()
 
 
 def test_no_network(sandbox, executor):

@@ -28,6 +28,7 @@ def command_env(root: str) -> dict[str, str]:
         "LC_ALL": "C",
         "GIT_CONFIG_NOSYSTEM": "1",
         "USER": "quotebench",
+        "TMPDIR": os.path.join(root, fsstate.TMP),
     }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 
+from quotebench import fsstate
 from quotebench.executors.local import LocalExecutor
 
 
@@ -28,16 +29,17 @@ class SandboxExecutor(LocalExecutor):
         super().__init__(**options)
 
     def argv(self, root: str, command: str) -> list[str]:
-        # Later mounts cover earlier ones: the read-only system first, then fresh /dev, /proc and
-        # /tmp, then the task tree (which may live under /dev/shm or /tmp) writable on top.
+        # Later mounts cover earlier ones: the read-only system first, then fresh /dev and /proc,
+        # then the task tree (which may live under /dev/shm or /tmp) writable on top. /tmp is the
+        # tree's own temp directory, so a file left in /tmp is judged like any other stray file.
         # Killing bwrap ends the pid namespace, and with it every process the command started.
         return [
             self.bwrap,
             "--ro-bind", "/", "/",
             "--dev", "/dev",
             "--proc", "/proc",
-            "--tmpfs", "/tmp",
             "--bind", root, root,
+            "--bind", f"{root}/{fsstate.TMP}", "/tmp",
             "--unshare-all",
             "--die-with-parent",
             "--new-session",
