@@ -16,6 +16,24 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from quotebench import __version__
+        from quotebench.prompt import PROMPT_VERSION
+
+        print(f"quotebench {__version__} (prompt version {PROMPT_VERSION})")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version.")
+    ] = False,
+) -> None:
+    """QuoteBench: measure whether a model composes one correct bash -c command for hostile payloads."""
+
+
 class UsageProblem(Exception):
     """Bad input from the user: reported as one line on stderr with exit code 2."""
 

@@ -7,6 +7,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 
+from quotebench import fsstate
+
 OPEN, CLOSE = "⟪", "⟫"
 
 # One vocabulary for every task, so per-hazard analysis adds up across scenarios.
@@ -104,6 +106,8 @@ class Task:
 
     @cached_property
     def digest(self) -> str:
-        """Changes whenever anything that defines the task changes (then old results are stale)."""
-        canonical = json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False)
+        """Changes whenever anything that defines the task changes (then old results are stale),
+        including the source of the helper programs its fixture installs."""
+        helpers = {name: fsstate.HELPERS.get(name) for name in self.fixture.get("helpers", [])}
+        canonical = json.dumps([self.to_json(), helpers], sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 import os
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
-from quotebench import __version__, catalogue, prompt
+from quotebench import __version__, catalogue, fsstate, prompt
 from quotebench.adapters import Adapter, Reply, Request
 from quotebench.classify import classify
 from quotebench.contracts import Contract, ContractError
@@ -45,6 +47,8 @@ def header(adapter: Adapter, executor, config: RunConfig, tasks: list[Task]) -> 
         "quotebench_version": __version__,
         "task_set_digest": catalogue.task_set_digest(tasks),
         "prompt_version": prompt.PROMPT_VERSION,
+        # The judge's own revision, for provenance: replay re-judges stored commands after a change.
+        "judge_digest": hashlib.sha256(Path(fsstate.__file__).read_bytes()).hexdigest()[:16],
         "adapter": adapter.name,
         "model": config.model,
         "contract": config.contract.name,
