@@ -257,13 +257,6 @@ def _check_lines(root: str, check: dict) -> str | None:
     return None
 
 
-def _check_number(root: str, check: dict) -> str | None:
-    got = _read(root, check["path"])
-    if got is None or got.strip() != str(check["value"]).encode():
-        return f"{check['path']}: expected the number {check['value']}, found {_show(got)}"
-    return None
-
-
 def _same_json(a: object, b: object) -> bool:
     if type(a) is not type(b):
         return False
@@ -358,7 +351,6 @@ CHECKS = {
     "file": _check_file,
     "absent": _check_absent,
     "lines": _check_lines,
-    "number": _check_number,
     "json": _check_json,
     "probe": _check_probe,
     "git": _check_git,

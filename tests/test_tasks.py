@@ -1,5 +1,6 @@
 """Every task, every contract: the properties `validate` relies on, one assertion per task."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -108,3 +109,32 @@ def test_every_oracle_survives_a_hostile_attempt_directory(tmp_path):
         report = validate(list(TASKS), [CONTRACTS["raw"]], ex, workers=2)
     assert report["ok"], report["contracts"]["raw"]["failures"]
     assert list(base.iterdir()) == []
+
+
+# Character-class hazards are facts about the payload, so their tags must match it exactly.
+CHARACTER_TAGS = {
+    "apostrophe": "'", "double-quote": '"', "dollar": "$", "backtick": "`", "backslash": "\\",
+    "newline": "\n", "percent": "%", "exclamation": "!", "hash": "#", "semicolon": ";",
+}  # fmt: skip
+# Where the operation itself is multi-line, a line break is the task, not a hazard.
+MULTI_LINE_SCENARIOS = {"heredoc-write", "ssh-heredoc"}
+
+
+def hazard_text(task) -> str:
+    """Everything the command has to quote: the instruction's literals and the fixture's paths."""
+    literals = re.findall(f"{OPEN}(.*?){CLOSE}", task.instruction, re.S)
+    return "".join(literals) + "".join(task.fixture.get("files", {}))
+
+
+@pytest.mark.parametrize("task", HOSTILE, **by_id)
+def test_character_hazard_tags_match_the_payload(task):
+    text = hazard_text(task)
+    wrong = []
+    for tag, ch in CHARACTER_TAGS.items():
+        if tag == "newline" and task.scenario in MULTI_LINE_SCENARIOS:
+            continue
+        if (ch in text) != (tag in task.hazards):
+            wrong.append(f"{tag} {'present but untagged' if ch in text else 'tagged but absent'}")
+    if any(ord(c) > 127 for c in text) != ("unicode" in task.hazards):
+        wrong.append("unicode tag does not match the payload")
+    assert not wrong, wrong

@@ -35,6 +35,7 @@ VARIANTS = [
             "command-substitution",
             "backslash",
             "SC2086",
+            "SC2016",
         ),
         # Leading, trailing and doubled spaces survive only inside one quoted word.
         ("-n", "", '  it\'s *.txt  "$HOME" `id` \\n  '),

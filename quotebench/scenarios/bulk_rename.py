@@ -45,6 +45,7 @@ VARIANTS = [
             "space",
             "leading-dash",
             "SC2086",
+            "SC2016",
         ),
         # a prefix that starts with a dash and mixes both quote kinds with $USER, ending in a space
         '-$USER\'s "old" ',

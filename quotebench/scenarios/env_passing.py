@@ -28,6 +28,7 @@ VARIANTS = [
             "command-substitution",
             "exclamation",
             "percent",
+            "SC2016",
         ),
         # Trailing backslashes and a backslash before the line break defeat double-quote escaping
         # by hand; the lines are only safe as one word.

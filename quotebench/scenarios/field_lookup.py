@@ -9,7 +9,10 @@ TARGET = "result.txt"
 SEP = "|"
 
 # (tier, slug, hazards, key, rows, value). Rows are lists of fields; exactly one row's first field
-# equals the key. Decoys: case variants, prefixes, and the keys a mangled key would match.
+# equals the key. In every tier the rows before the target hold a superstring of the key (as a prefix
+# of the first field, so a prefix or substring match that stops at the first hit is wrong) and the key
+# itself as a whole later field followed by the separator (so "KEY|" unanchored is wrong). Other
+# decoys: case variants, suffix superstrings and the keys a mangled key would match.
 VARIANTS = [
     (
         0,
@@ -18,10 +21,11 @@ VARIANTS = [
         "alice",
         [
             ["alice2", "4013", "user"],
+            ["carol", "alice", "deputy"],
+            ["malice", "4016", "user"],
             ["alice", "4012", "admin"],
             ["Alice", "4014", "user"],
             ["bob", "4015", "alice"],
-            ["malice", "4016", "user"],
         ],
         "4012",
     ),
@@ -31,11 +35,13 @@ VARIANTS = [
         ("apostrophe",),
         "Pat O'Brien",
         [
+            ["Pat O'Brien Jr", "2204", "sales"],
+            ["Ann Lee", "Pat O'Brien", "deputy"],
             ["Pat OBrien", "2201", "sales"],
             ["Pat O'Brien", "2202", "support"],
             ["pat o'brien", "2203", "sales"],
-            ["Pat O'Brien Jr", "2204", "sales"],
             ["Pat O", "2205", "temp"],
+            ["Mr Pat O'Brien", "2206", "sales"],
         ],
         "2202",
     ),
@@ -46,9 +52,10 @@ VARIANTS = [
         # awk -v turns \\ into \, \f into a form feed, \n into a newline and \t into a tab.
         "\\\\fileserver\\new\\temp",
         [
+            ["\\\\fileserver\\new\\temp2", "archive", "weekly"],
+            ["mirror", "\\\\fileserver\\new\\temp", "daily"],
             ["\\fileserver\\new\\temp", "ops", "old"],  # the key after one round of backslash collapsing
             ["\\\\fileserver\\new\\temp", "backup", "nightly"],
-            ["\\\\fileserver\\new\\temp2", "archive", "weekly"],
             ["//fileserver/new/temp", "web", "hourly"],
             ["\\\\FILESERVER\\new\\temp", "legacy", "never"],
         ],
@@ -57,10 +64,13 @@ VARIANTS = [
     (
         3,
         "catalogue-entry",
-        ("apostrophe", "double-quote", "dollar", "awk-dollar", "backslash", "awk-escape"),
+        ("apostrophe", "double-quote", "dollar", "backslash", "awk-escape", "SC2016"),
         # A C-style message id: the \n is two characters, $1 is text for both the shell and awk.
         'Can\'t open "$1"\\n',
         [
+            ['Can\'t open "$1"\\n (old)', 'Impossible d\'ouvrir "$1"\\n (ancien)', "fr"],
+            ['Error: Can\'t open "$1"\\n', 'Erreur : impossible d\'ouvrir "$1"\\n', "fr"],
+            ["msgid", 'Can\'t open "$1"\\n', "en"],
             ['Can\'t open "$1"', 'Impossible d\'ouvrir "$1"', "fr"],
             ['Can\'t open "$1"\\n', 'Impossible d\'ouvrir "$1"\\n', "fr"],
             ['Can\'t open ""\\n', 'Impossible d\'ouvrir ""\\n', "fr"],  # $1 expanded by the shell

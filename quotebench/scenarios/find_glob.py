@@ -3,7 +3,8 @@
 Every hostile fixture has a matching "trap" file directly in the working directory: an unquoted
 pattern is globbed by bash against the cwd first, so find receives the trap's own name and lists
 only that. Decoys in subdirectories differ from the matches in one literal character (or are what a
-wrongly expanded pattern would match), so a wrong pattern cannot tie with the right one.
+wrongly expanded pattern would match), so a wrong pattern cannot tie with the right one. Every tier
+has a decoy that matches only case-insensitively, so -iname fails everywhere.
 """
 
 import re
@@ -29,20 +30,32 @@ VARIANTS = [
     (
         1,
         "apostrophe",
-        ("apostrophe",),
+        ("apostrophe", "glob", "SC2061"),
         "*'s-*.log",
         ["sam's-x.log", "logs/bob's-app.log", "logs/old/ann's-build.log"],
-        ["logs/bobs-app.log", "logs/bob's app.log", "logs/bob's-app.log.1", 'logs/bob"s-app.log'],
+        [
+            "logs/bobs-app.log",
+            "logs/bob's app.log",
+            "logs/bob's-app.log.1",
+            "logs/bob-s-app.log",
+            "logs/Bob's-app.LOG",
+        ],
         False,
     ),
     (
         2,
         "dollar",
-        ("dollar",),
+        ("dollar", "glob", "SC2061", "SC2016"),
         "report-$USER-$1*.log",
         ["report-$USER-$10.log", "logs/report-$USER-$1.log", "logs/2024/report-$USER-$1-final.log"],
-        # what "report-$USER-$1*.log" becomes in double quotes (USER=quotebench) and near misses
-        ["logs/report-quotebench-7.log", "logs/report-$USER-1.log", "logs/report-$USER-$1.txt"],
+        # what "report-$USER-$1*.log" becomes in double quotes (USER=quotebench), near misses and a
+        # case variant
+        [
+            "logs/report-quotebench-7.log",
+            "logs/report-$USER-1.log",
+            "logs/report-$USER-$1.txt",
+            "logs/REPORT-$USER-$1.log",
+        ],
         False,
     ),
     (
@@ -57,6 +70,7 @@ VARIANTS = [
             "space",
             "glob",
             "SC2061",
+            "SC2016",
         ),
         '*it\'s "$(whoami)" `id` [0-9]*.log',
         [
@@ -70,6 +84,7 @@ VARIANTS = [
             'logs/it\'s "$(whoami)" `id` x.log',
             'logs/it\'s "$(whoami)" `id` 1.log.bak',
             "logs/it's \"$(whoami)\" 'id' 1.log",
+            'logs/IT\'S "$(whoami)" `id` 1.log',
         ],
         True,
     ),

@@ -48,6 +48,9 @@ VARIANTS = [
             "command-substitution",
             "newline",
             "percent",
+            "hash",
+            "semicolon",
+            "SC2016",
         ),
         'Don\'t expand "$(date)" in `make` output\n'
         "\n"

@@ -43,7 +43,7 @@ VARIANTS = [
     (
         2,
         "regex-meta",
-        ("regex-meta", "glob"),
+        ("regex-meta",),
         "[ERROR] *.tmp",
         [
             "[ERROR] *.tmp could not be removed",
@@ -59,7 +59,7 @@ VARIANTS = [
     (
         3,
         "dash-dollar-bracket",
-        ("leading-dash", "dollar", "regex-meta", "glob", "apostrophe", "double-quote", "backslash"),
+        ("leading-dash", "dollar", "regex-meta", "apostrophe", "double-quote", "backslash", "SC2016"),
         # --exclude=... is a real grep option, so a needle without -e/-- silently becomes an option.
         "--exclude='*.[ch]' -czf \"$OUT\" src\\ dir",
         [
@@ -92,7 +92,8 @@ def make(tier: int, slug: str, hazards: tuple[str, ...], needle: str, lines: lis
         hazards=hazards,
         instruction=instruction,
         fixture={"files": {f"work/{SOURCE}": "".join(line + "\n" for line in lines)}},
-        expect={"checks": [{"kind": "number", "path": f"work/{TARGET}", "value": count}]},
+        # Exact bytes: the instruction asks for the number followed by a newline, nothing more or less.
+        expect={"checks": [{"kind": "file", "path": f"work/{TARGET}", "text": f"{count}\n"}]},
         oracle=f"grep -cF -e {quote(needle)} {SOURCE} > {TARGET}",
         naive=f"grep -c {naive_wrap(needle)} {SOURCE} > {TARGET}",
         params={"needle": needle, "source": SOURCE, "target": TARGET, "count": count, "lines": lines},

@@ -1,5 +1,6 @@
-"""heredoc-write: create an exact multi-line file (unquoted-delimiter expansion SC2087, delimiter
-collision with a bare EOF line in the content)."""
+"""heredoc-write: create an exact multi-line file (unquoted-delimiter expansion, delimiter collision
+with a bare EOF line in the content). ShellCheck has no code for a local unquoted heredoc: SC2087 is
+only for heredocs fed to ssh (see ssh-heredoc)."""
 
 from quotebench.model import Task, literal
 from quotebench.shellesc import quote
@@ -12,13 +13,13 @@ VARIANTS = [
     (
         1,
         "dollar",
-        ("dollar", "heredoc-expansion", "SC2087"),
+        ("dollar", "heredoc-expansion"),
         "export PREFIX=$HOME/.local\nexport PATH=$PREFIX/bin:$PATH\necho installing ${PKG:-all} for $USER",
     ),
     (
         2,
         "delimiter",
-        ("heredoc-delimiter",),
+        ("heredoc-delimiter", "hash"),
         # A bare EOF line ends the naive heredoc early and `exit 0` then runs: exit status 0.
         "# print the help text, then stop\ncat <<EOF\nusage: setup.sh [--force] [--prefix DIR]\nEOF\nexit 0",
     ),
@@ -34,7 +35,10 @@ VARIANTS = [
             "command-substitution",
             "apostrophe",
             "double-quote",
-            "SC2087",
+            "percent",
+            "exclamation",
+            "hash",
+            "semicolon",
         ),
         "#!/bin/sh\n"
         '# it\'s "generated" -- edit with care\n'

@@ -46,6 +46,7 @@ VARIANTS = [
             "backslash",
             "space",
             "collateral-damage",
+            "SC2016",
         ),
         NASTY,
         [NASTY.rstrip(" "), NASTY.replace('"', "'"), "v.txt", "new *.txt"],

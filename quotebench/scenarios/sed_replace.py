@@ -6,8 +6,9 @@ from quotebench.shellesc import naive_wrap, quote, sed_bre_pattern, sed_replacem
 SCENARIO = "sed-replace"
 TARGET = "notes.txt"
 
-# (tier, slug, hazards, old, new, file text). Decoy lines: near misses (case, missing apostrophe) and
-# lines that the pattern read as a regex would hit while it misses the literal occurrences.
+# (tier, slug, hazards, old, new, file text). Decoy lines: near misses (a case variant in every tier, so
+# a case-insensitive replace fails everywhere; a missing apostrophe) and lines that the pattern read as a
+# regex would hit while it misses the literal occurrences.
 VARIANTS = [
     (
         0,
@@ -15,7 +16,10 @@ VARIANTS = [
         (),
         "colour",
         "color",
-        "The colour of the sky.\ncolour, colour everywhere.\nNothing to change here.\n",
+        "The colour of the sky.\n"
+        "colour, colour everywhere.\n"
+        "Colour is capitalised here.\n"
+        "Nothing to change here.\n",
     ),
     (
         1,
@@ -40,7 +44,8 @@ VARIANTS = [
         "copy data/*.csv to data/*.csv.bak\n"
         "data.csv is a single file\n"
         "see data/xcsv and data//1csv\n"
-        "datacsv\n",
+        "datacsv\n"
+        "archive: DATA/*.CSV is upper case\n",
     ),
     (
         3,
@@ -51,20 +56,22 @@ VARIANTS = [
             "dollar",
             "command-substitution",
             "backslash",
-            "glob",
+            "percent",
             "regex-meta",
             "sed-delimiter",
             "sed-replacement",
+            "SC2016",
         ),
         'echo "it\'s $HOME/[a-z]*.txt"',
         "printf '%s\\n' \"it's $(ls ~/[a-z]*.txt)\" & wait",
-        # Line 3 is what the unescaped BRE matches ([a-z]* eats "notes", . eats "."); the last line
-        # is a near miss without the apostrophe and with other quotes.
+        # Line 3 is what the unescaped BRE matches ([a-z]* eats "notes", . eats "."); the last two
+        # lines are near misses: no apostrophe and other quotes, then a capital I.
         "#!/bin/sh\n"
         'echo "it\'s $HOME/[a-z]*.txt"\n'
         'echo "it\'s $HOME/notes.txt"\n'
         '[ -d ~ ] && echo "it\'s $HOME/[a-z]*.txt" || echo "it\'s $HOME/[a-z]*.txt" >&2\n'
-        "echo 'its $HOME/[a-z]*.txt'\n",
+        "echo 'its $HOME/[a-z]*.txt'\n"
+        'echo "It\'s $HOME/[a-z]*.txt"\n',
     ),
 ]
 

@@ -13,7 +13,7 @@ VARIANTS = [
     (
         1,
         "remote-dollar",
-        ("dollar", "heredoc-expansion", "double-evaluation", "SC2029"),
+        ("dollar", "heredoc-expansion", "double-evaluation", "SC2029", "SC2087"),
         "export APP_DIR=$HOME/app\ncd $APP_DIR && ./run ${MODE:-prod}\necho deployed by $USER",
     ),
     (
@@ -36,7 +36,12 @@ VARIANTS = [
             "backtick",
             "command-substitution",
             "backslash",
+            "percent",
+            "exclamation",
+            "hash",
+            "semicolon",
             "SC2029",
+            "SC2087",
         ),
         "#!/bin/bash\n"
         "# deploy.sh -- don't edit by hand, it's \"generated\"\n"

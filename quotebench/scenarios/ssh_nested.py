@@ -18,11 +18,16 @@ SSH_HELP = (
 
 VARIANTS = [
     (0, "plain", (), "Backup finished at noon, all systems nominal."),
-    (1, "apostrophe", ("apostrophe", "double-evaluation"), "Don't reboot box; it's Bob's build night."),
+    (
+        1,
+        "apostrophe",
+        ("apostrophe", "double-evaluation"),
+        "Don't reboot box, it's Bob's build night.",
+    ),
     (
         2,
         "client-expansion",
-        ("dollar", "double-evaluation", "SC2029"),
+        ("dollar", "semicolon", "double-evaluation", "SC2029"),
         "Logs live in $HOME/logs; owner ${USER:-nobody}, cost $5",
     ),
     (
@@ -36,6 +41,10 @@ VARIANTS = [
             "backslash",
             "newline",
             "dollar",
+            "percent",
+            "exclamation",
+            "hash",
+            "semicolon",
             "double-evaluation",
             "SC2029",
         ),

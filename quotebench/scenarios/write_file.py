@@ -8,17 +8,28 @@ TARGET = "note.txt"
 
 VARIANTS = [
     (0, "plain", (), "Meeting moved to Thursday at noon."),
-    (1, "apostrophe", ("apostrophe",), "Don't touch Bob's keyboard; it's fragile."),
+    (1, "apostrophe", ("apostrophe",), "Don't touch Bob's keyboard, it's fragile."),
     (
         2,
         "dollar-backtick",
-        ("dollar", "backtick", "command-substitution", "SC2016"),
+        ("dollar", "backtick", "command-substitution", "semicolon", "SC2016"),
         "Price: $5 per $USER, total ${TOTAL:-0}; run `date` first",
     ),
     (
         3,
         "everything",
-        ("apostrophe", "double-quote", "backslash", "command-substitution", "percent", "newline", "dollar"),
+        (
+            "apostrophe",
+            "double-quote",
+            "backslash",
+            "dollar",
+            "backtick",
+            "command-substitution",
+            "percent",
+            "exclamation",
+            "newline",
+            "SC2016",
+        ),
         'She said "it\'s $(whoami)\\n" at 100%!\nC:\\temp\\new -- `ls` & $HOME\n  -indented line',
     ),
 ]

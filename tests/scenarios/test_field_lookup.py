@@ -1,5 +1,7 @@
 """field-lookup: several correct strategies pass every hostile tier; plausible wrong ones fail."""
 
+import pytest
+
 from quotebench.scenarios import field_lookup
 from quotebench.shellesc import awk_v_value
 from tests.scenarios.matrix import strategy_tests
@@ -36,6 +38,19 @@ def awk_string(text: str) -> str:
 
 
 WRONG = {
+    # quoting right, but a substring match: the first line containing the key anywhere wins.
+    "grep-substring-first-hit": lambda p: (
+        f"grep -F -- {ansi_c(p['key'])} {p['source']} | head -1 | cut -d'|' -f2 > {p['target']}"
+    ),
+    # quoting right, but a prefix match that stops at the first hit.
+    "awk-index-prefix": lambda p: (
+        f"K={single_quoted_concat(p['key'])} "
+        f"awk -F '|' 'index($0, ENVIRON[\"K\"]) == 1 {{ print $2; exit }}' {p['source']} > {p['target']}"
+    ),
+    # quoting right, the key plus the separator, but not anchored to the start of the line.
+    "grep-key-separator": lambda p: (
+        f"grep -F -- {ansi_c(p['key'] + '|')} {p['source']} | cut -d'|' -f2 > {p['target']}"
+    ),
     # the key inside the awk program's string literal: awk processes its escapes (and its quotes).
     "awk-string-literal": lambda p: (
         f"awk -F '|' {single_quoted_concat('$1 == ' + awk_string(p['key']) + ' { print $2 }')} "
@@ -63,12 +78,29 @@ WRONG = {
     ),
 }
 EXPECTED_WRONG = {
+    "grep-substring-first-hit": dict.fromkeys((1, 2, 3), "silent-wrong"),
+    "awk-index-prefix": dict.fromkeys((1, 2, 3), "silent-wrong"),
+    "grep-key-separator": dict.fromkeys((1, 2, 3), "silent-wrong"),
     "awk-string-literal": {1: "pass", 2: "silent-wrong", 3: "silent-wrong"},
     "v-without-awk-escaping": {1: "pass", 2: "silent-wrong", 3: "silent-wrong"},
     "dollar2-in-double-quotes": {1: "silent-wrong", 2: "silent-wrong", 3: "silent-wrong"},
     "environ-half-escaped": {1: "pass", 2: "silent-wrong", 3: "silent-wrong"},
     "backslash-apostrophe": {1: "shell-syntax", 2: "pass", 3: "shell-syntax"},
 }
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
+def test_superstring_and_later_field_decoys_precede_the_target(task):
+    key = task.params["key"]
+    rows = [line.split("|") for line in task.fixture["files"]["work/table.txt"].splitlines()]
+    before = rows[: [r[0] for r in rows].index(key)]
+    assert any(r[0].startswith(key) and r[0] != key for r in before)  # a prefix or first-hit match is wrong
+    assert any(key in r[1:-1] for r in before)  # the key followed by the separator, not at the start
+
+
+@pytest.mark.parametrize("strategy", ["grep-substring-first-hit", "awk-index-prefix", "grep-key-separator"])
+def test_whole_field_matching_is_enforced_in_the_control_too(outcome, strategy):
+    assert outcome(TASKS[0], WRONG[strategy](TASKS[0].params))[0] == "silent-wrong"
 
 
 test_correct_strategy_passes, test_wrong_strategy_fails_as_expected, test_two_wrong_reject_each_hostile = (

@@ -46,12 +46,15 @@ WRONG = {
     ),
     "double-quoted-unescaped": lambda p: f'find . -name "{p["pattern"]}" > {p["output"]}',
     "single-quoted-unescaped": lambda p: f"find . -name '{p['pattern']}' > {p['output']}",
+    # quoted right, but -iname ignores case although the instruction asks for find -name.
+    "iname": lambda p: f"find . -iname {single_quoted_concat(p['pattern'])} > {p['output']}",
 }
 EXPECTED_WRONG = {
     "unquoted-wildcards": {1: "silent-wrong", 2: "silent-wrong", 3: "silent-wrong"},
     "unquoted-variable": {1: "silent-wrong", 2: "silent-wrong", 3: "tool-error"},
     "double-quoted-unescaped": {1: "pass", 2: "silent-wrong", 3: "silent-wrong"},
     "single-quoted-unescaped": {1: "shell-syntax", 2: "pass", 3: "shell-syntax"},
+    "iname": {1: "silent-wrong", 2: "silent-wrong", 3: "silent-wrong"},
 }
 
 
@@ -71,6 +74,12 @@ def test_declared_matches_agree_with_fnmatch(task):
         assert not fnmatch.fnmatchcase(posixpath.basename(path), pattern), path
     if task.hostile:  # the SC2061 trap: a match directly in the working directory
         assert any("/" not in path for path in task.params["matches"])
+    # a decoy that only a case-insensitive match (-iname) would list, in every tier
+    assert any(fnmatch.fnmatch(posixpath.basename(p).lower(), pattern.lower()) for p in task.params["decoys"])
+
+
+def test_iname_fails_the_control_too(outcome):
+    assert outcome(TASKS[0], WRONG["iname"](TASKS[0].params))[0] == "silent-wrong"
 
 
 test_correct_strategy_passes, test_wrong_strategy_fails_as_expected, test_two_wrong_reject_each_hostile = (

@@ -29,6 +29,9 @@ CORRECT = {
     "grep-patterns-from-heredoc": lambda p: (
         f"grep -F -f - {p['source']} <<'END_OF_NEEDLE' | wc -l > {p['target']}\n{p['needle']}\nEND_OF_NEEDLE"
     ),
+    "printf-count-newline": lambda p: (
+        f"printf '%d\\n' \"$(grep -cF -- {single_quoted_concat(p['needle'])} {p['source']})\" > {p['target']}"
+    ),
 }
 
 
@@ -50,6 +53,10 @@ WRONG = {
     "occurrences": lambda p: f"grep -oF -e {ansi_c(p['needle'])} {p['source']} | wc -l > {p['target']}",
     # case-insensitive match.
     "case-insensitive": lambda p: f"grep -ciF -e {ansi_c(p['needle'])} {p['source']} > {p['target']}",
+    # the right count, but without the newline the instruction asks for.
+    "no-trailing-newline": lambda p: (
+        f'printf %s "$(grep -cF -e {ansi_c(p["needle"])} {p["source"]})" > {p["target"]}'
+    ),
 }
 EXPECTED_WRONG = {
     "regex-mode": {1: "pass", 2: "silent-wrong", 3: "silent-wrong"},
@@ -57,6 +64,7 @@ EXPECTED_WRONG = {
     "dollar-in-double-quotes": {1: "pass", 2: "pass", 3: "silent-wrong"},
     "occurrences": {1: "silent-wrong", 2: "silent-wrong", 3: "silent-wrong"},
     "case-insensitive": {1: "silent-wrong", 2: "silent-wrong", 3: "silent-wrong"},
+    "no-trailing-newline": {1: "silent-wrong", 2: "silent-wrong", 3: "silent-wrong"},
 }
 
 

@@ -81,6 +81,8 @@ WRONG = {
     ),
     # the sed layer right, the shell layer forgotten: a double-quoted script.
     "sed-escaped-double-quoted": lambda p: f'sed -i "{sed_script(p)}" {p["target"]}',
+    # both layers right, but GNU sed's I flag makes the match case-insensitive: the case variant changes.
+    "case-insensitive-flag": lambda p: f"sed -i {single_quoted_concat(sed_script(p) + 'I')} {p['target']}",
     # the right replacement through a helper script left behind.
     "helper-script": lambda p: (
         "cat > fix.sed " + heredoc(sed_script(p)) + f"\nsed -i -f fix.sed {p['target']}"
@@ -90,8 +92,17 @@ EXPECTED_WRONG = {
     "backslash-apostrophe": {1: "shell-syntax", 2: "pass", 3: "shell-syntax"},
     "regex-unescaped": {1: "pass", 2: "silent-wrong", 3: "silent-wrong"},
     "sed-escaped-double-quoted": {1: "pass", 2: "silent-wrong", 3: "tool-error"},
+    "case-insensitive-flag": {1: "silent-wrong", 2: "silent-wrong", 3: "silent-wrong"},
     "helper-script": {1: "environment-invalid", 2: "environment-invalid", 3: "environment-invalid"},
 }
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
+def test_a_case_variant_must_stay_unchanged(outcome, task):
+    """Every tier, the control included, has a line that only a case-insensitive match would change."""
+    assert task.params["old"].lower() in task.params["text"].replace(task.params["old"], "").lower()
+    failure, execution = outcome(task, WRONG["case-insensitive-flag"](task.params))
+    assert failure == "silent-wrong", execution
 
 
 @pytest.mark.parametrize("task", [t for t in HOSTILE if t.tier >= 2], ids=lambda t: t.id)
