@@ -285,7 +285,8 @@ def _results(path: str) -> tuple[dict, list[dict]]:
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        # Outside standalone mode typer returns the code of a typer.Exit (and 130 for Ctrl-C).
+        code = app(standalone_mode=False)
     except UsageProblem as err:
         print(f"quotebench: error: {err}", file=sys.stderr)
         sys.exit(2)
@@ -302,3 +303,8 @@ def main() -> None:
             err.show()
             sys.exit(err.exit_code)
         raise
+    if code == 130:
+        print(
+            "quotebench: interrupted; finished attempts are saved (continue with --resume)", file=sys.stderr
+        )
+    sys.exit(code if isinstance(code, int) else 0)

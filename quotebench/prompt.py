@@ -37,14 +37,15 @@ def user_message(task: Task) -> str:
     return f"Task:\n{task.instruction}"
 
 
-def feedback_message(exit_code: int | None, stderr_tail: str) -> str:
-    """Retry mode only (exploration, not the benchmark): what the next attempt is told."""
-    status = "timed out" if exit_code is None else f"exited with code {exit_code}"
-    stderr = stderr_tail.strip()[-1500:] or "(empty)"
-    return (
-        f"The command {status} and the task is not done correctly.\nstderr:\n{stderr}\n\n"
-        "Reply with a corrected command in the same reply format."
-    )
+def feedback_message(record: dict) -> str:
+    """Retry mode only (exploration, not the benchmark): what the next attempt is told. It carries
+    what an agent would see (exit status and stderr), never the expected state."""
+    again = "Reply with a corrected command in the same reply format."
+    if record["failure_class"] == "contract-error":
+        return f"Your reply could not be used: {'; '.join(record['problems'])}\n\n{again}"
+    status = "timed out" if record["exit_code"] is None else f"exited with code {record['exit_code']}"
+    stderr = record["stderr_tail"].strip()[-1500:] or "(empty)"
+    return f"The command {status} and the task is not done correctly.\nstderr:\n{stderr}\n\n{again}"
 
 
 def render(task: Task, contract: Contract) -> str:

@@ -84,8 +84,15 @@ class Runner:
                 progress()
 
         with ThreadPoolExecutor(max_workers=max(1, self.config.concurrency)) as pool:
-            for future in [pool.submit(one, pair) for pair in pairs]:
-                future.result()
+            futures = [pool.submit(one, pair) for pair in pairs]
+            try:
+                for future in futures:
+                    future.result()
+            except BaseException:
+                # Ctrl-C or a crash: start nothing new; attempts in flight still finish and are stored.
+                self._abort.set()
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
         if self._abort.is_set():
             raise RunAborted(
                 f"the provider rejects requests ({self._abort_reason}); check the API key, model name "
@@ -120,10 +127,7 @@ class Runner:
                 return
             messages += [
                 {"role": "assistant", "content": reply.text or ""},
-                {
-                    "role": "user",
-                    "content": prompt.feedback_message(record["exit_code"], record["stderr_tail"]),
-                },
+                {"role": "user", "content": prompt.feedback_message(record)},
             ]
 
     def _attempt(self, task: Task, reply: Reply) -> dict:

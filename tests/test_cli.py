@@ -50,3 +50,36 @@ def test_bad_input_is_one_line_and_exit_2(args, words):
     assert done.returncode == 2
     assert words in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_validate_exits_1_when_a_check_fails(monkeypatch, capsys):
+    """The exit code is what CI trusts: a failed check must not exit 0."""
+    import quotebench.validate
+    from quotebench import cli
+
+    def failing(tasks, contracts, executor, workers, progress):
+        return {
+            "ok": False,
+            "contracts": {
+                "raw": {
+                    "oracle": {"passed": 0, "total": 1},
+                    "naive_controls": {"passed": 0, "total": 0},
+                    "naive_hostile": {"passed": 0, "total": 0},
+                    "failures": [
+                        {
+                            "task_id": "x",
+                            "role": "oracle",
+                            "expected": "pass",
+                            "failure_class": "silent-wrong",
+                            "why": "broken",
+                        }
+                    ],
+                }
+            },
+        }
+
+    monkeypatch.setattr(quotebench.validate, "validate", failing)
+    monkeypatch.setattr(sys, "argv", ["quotebench", "validate"])
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    assert done.value.code == 1 and "CHECKS FAILED" in capsys.readouterr().out

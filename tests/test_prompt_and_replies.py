@@ -47,3 +47,25 @@ def test_prompt_command_prints_exactly_the_model_input():
 )
 def test_reply_cleanup(reply, command, removed):
     assert clean(reply) == (command, removed)
+
+
+def test_retry_feedback_tells_what_an_agent_would_see_and_never_the_expected_state():
+    record = {
+        "failure_class": "silent-wrong",
+        "exit_code": 0,
+        "stderr_tail": "sed: warning\n",
+        "problems": ["work/notes.txt: expected 'secret answer'"],
+    }
+    text = prompt.feedback_message(record)
+    assert "exited with code 0" in text and "sed: warning" in text and "secret answer" not in text
+    timeout = prompt.feedback_message({**record, "failure_class": "timeout", "exit_code": None})
+    assert "timed out" in timeout
+    contract = prompt.feedback_message(
+        {
+            **record,
+            "failure_class": "contract-error",
+            "exit_code": None,
+            "problems": ["reply is not valid JSON"],
+        }
+    )
+    assert "could not be used: reply is not valid JSON" in contract

@@ -334,3 +334,47 @@ def test_out_must_be_a_file_and_the_adapter_program_must_exist(tmp_path):
         str(tmp_path / "r.jsonl"),
     )
     assert done.returncode == 2 and "not found" in done.stderr and not (tmp_path / "r.jsonl").exists()
+
+
+def test_ctrl_c_stops_promptly_and_resume_completes_the_run(tmp_path):
+    slow = tmp_path / "slow_model.py"
+    slow.write_text(
+        "import json, os, sys, time\nsys.stdin.read()\ntime.sleep(0.2)\n"
+        "print(json.load(open(os.environ['QB_ORACLES']))[os.environ['QB_TASK_ID']])\n"
+    )
+    oracles = tmp_path / "oracles.json"
+    oracles.write_text(json.dumps({t.id: t.oracle for t in TASKS}))
+    out = tmp_path / "r.jsonl"
+    args = [
+        sys.executable,
+        "-m",
+        "quotebench",
+        "run",
+        "--adapter",
+        "cmd",
+        "--adapter-cmd",
+        f"{sys.executable} {slow}",
+        "--trials",
+        "3",
+        "--concurrency",
+        "2",
+        "--out",
+        str(out),
+    ]
+    env = dict(os.environ, QB_ORACLES=str(oracles))
+    proc = subprocess.Popen(
+        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 6):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+    started = time.monotonic()
+    proc.wait(timeout=30)
+    assert time.monotonic() - started < 10 and proc.returncode == 130
+    assert 0 < len(records(out)) < 3 * len(TASKS)
+    done = subprocess.run([*args, "--resume"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    final = metrics.latest_sequences(records(out))
+    assert len(final) == 3 * len(TASKS)
+    assert all(seq[-1]["passed"] for seq in final.values())
