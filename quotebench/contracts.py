@@ -44,6 +44,13 @@ class Contract:
     naive_reply: Callable[[str], str]  # the naive command as a one-shell-layer quoter sends it
     reply_format: str  # what the system prompt tells the model
 
+    def deliver(self, reply: str) -> str:
+        """The string bash -c will run, or ContractError when the reply cannot become one."""
+        command = self.to_command(reply)
+        if "\0" in command:
+            raise ContractError("the command contains a NUL character, which no argument to bash can carry")
+        return command
+
 
 CONTRACTS = {
     "raw": Contract(

@@ -157,7 +157,7 @@ class Runner:
         try:
             if self.config.strict_replies and removed:
                 raise ContractError(f"--strict-replies: the reply needed cleanup ({', '.join(removed)})")
-            command = self.config.contract.to_command(text)
+            command = self.config.contract.deliver(text)
         except ContractError as err:
             record.update(
                 failure_class="contract-error",

@@ -18,7 +18,7 @@ from quotebench.model import Task
 def attempt(executor, task: Task, contract: Contract, reply: str) -> dict:
     """Run one reply under a contract and classify it (the unit of work of validate and run)."""
     try:
-        command = contract.to_command(reply)
+        command = contract.deliver(reply)
     except ContractError as err:
         return {"failure_class": "contract-error", "command": None, "execution": None, "why": str(err)}
     execution = executor.run(task, command)

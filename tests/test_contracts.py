@@ -54,3 +54,10 @@ def test_naive_replies():
 def test_unknown_contract():
     with pytest.raises(LookupError):
         get("yaml")
+
+
+@pytest.mark.parametrize("name", CONTRACTS)
+def test_a_nul_character_is_a_contract_error_not_a_crash(name):
+    contract = CONTRACTS[name]
+    with pytest.raises(ContractError, match="NUL"):
+        contract.deliver(contract.encode("printf %s a" + chr(0) + "b"))
