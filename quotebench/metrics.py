@@ -8,7 +8,7 @@ import statistics
 from collections import Counter, defaultdict
 from math import comb
 
-from quotebench.model import FAILURE_CLASSES, Task
+from quotebench.model import EXCLUDED_STATUSES, FAILURE_CLASSES, Task
 
 
 def latest_sequences(records: list[dict]) -> dict[tuple[str, int], list[dict]]:
@@ -44,8 +44,10 @@ def _percentile(values: list[float], q: float) -> float | None:
 
 def compute(records: list[dict], tasks: dict[str, Task]) -> dict:
     seqs = latest_sequences(records)
-    scored = {key: seq for key, seq in seqs.items() if seq[0]["status"] != "api-error" and key[0] in tasks}
-    api_errors = sum(1 for seq in seqs.values() if seq[-1]["status"] == "api-error")
+    scored = {
+        key: seq for key, seq in seqs.items() if seq[0]["status"] not in EXCLUDED_STATUSES and key[0] in tasks
+    }
+    excluded = Counter(seq[-1]["status"] for seq in seqs.values() if seq[-1]["status"] in EXCLUDED_STATUSES)
     first = {key: seq[0] for key, seq in scored.items()}  # the benchmark: the first attempt only
 
     def rate(select) -> float | None:
@@ -66,7 +68,7 @@ def compute(records: list[dict], tasks: dict[str, Task]) -> dict:
         "pairs": len(first),
         "tasks": len(per_task),
         "trials": trials,
-        "api_errors_excluded": api_errors,
+        "excluded": dict(excluded),
         "no_reply": classes.get("no-reply", 0),
         "pass_rate": _rate([r["passed"] for r in first.values()]),
         "control_pass": control,

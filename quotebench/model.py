@@ -46,6 +46,10 @@ HAZARDS = frozenset(
 # ShellCheck codes that name a hazard; a task may carry them beside the words above.
 SHELLCHECK_CODES = frozenset({"SC2016", "SC2029", "SC2035", "SC2061", "SC2086", "SC2087", "SC2145"})
 
+# Attempt statuses that are not the model's doing (the provider failed after its retries, or the
+# harness itself failed): excluded from every score and redone by --resume.
+EXCLUDED_STATUSES = ("api-error", "harness-error")
+
 FAILURE_CLASSES = (
     "pass",
     "shell-syntax",

@@ -13,7 +13,8 @@ def text(header: dict, m: dict) -> str:
         f"model={header.get('model') or '-'}  contract={header.get('contract')}  mode={header.get('mode')}"
         + ("" if header.get("benchmark", True) else "  (retry mode: exploration, not a benchmark score)"),
         f"{m['pairs']} attempts over {m['tasks']} tasks x {m['trials']} trial(s); "
-        f"{m['api_errors_excluded']} api-error(s) excluded (rerun with --resume); "
+        f"excluded: {', '.join(f'{n} {s}' for s, n in m['excluded'].items()) or 'none'}"
+        f"{' (rerun with --resume)' if m['excluded'] else ''}; "
         f"{m['no_reply']} without reply",
         "",
         f"Quoting Gap  {_pct(m['quoting_gap'])}   (control {_pct(m['control_pass'])} - hostile "

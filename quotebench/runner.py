@@ -108,7 +108,10 @@ class Runner:
             request = Request(task, contract.name, trial, prompt.system_prompt(contract), tuple(messages))
             if self._abort.is_set():
                 return
-            reply = self.adapter.complete(request)
+            try:
+                reply = self.adapter.complete(request)
+            except Exception as err:  # an adapter bug must not end hours of work: record and retry later
+                reply = Reply(None, status="api-error", error=f"adapter failed: {type(err).__name__}: {err}")
             if reply.status == "api-error" and reply.meta.get("http_status") in FATAL_HTTP:
                 self._abort.set()
                 self._abort_reason = reply.error
@@ -165,8 +168,12 @@ class Runner:
                 marker_leakage=OPEN in text or CLOSE in text,
             )
             return record
-        with self._cores:
-            execution = self.executor.run(task, command)
+        try:
+            with self._cores:
+                execution = self.executor.run(task, command)
+        except Exception as err:  # e.g. a full disk: the harness failed, not the model
+            record.update(status="harness-error", command=command, error=f"{type(err).__name__}: {err}")
+            return record
         failure = classify(execution)
         record.update(
             command=command,

@@ -10,6 +10,8 @@ import json
 import os
 import threading
 
+from quotebench.model import EXCLUDED_STATUSES
+
 # Header fields that define a run: resuming under different values would mix two experiments.
 LOCKED = (
     "adapter",
@@ -105,7 +107,7 @@ def finished_pairs(records: list[dict], digests: dict[str, str]) -> set[tuple[st
     for r in records:
         if (
             r.get("final")
-            and r.get("status") != "api-error"
+            and r.get("status") not in EXCLUDED_STATUSES
             and digests.get(r["task_id"]) == r.get("task_digest")
         ):
             done.add((r["task_id"], r["trial"]))

@@ -240,13 +240,13 @@ def test_api_errors_are_excluded_and_redone_on_resume(tmp_path):
     ]
     env = dict(os.environ, QB_ORACLES=str(oracles), QB_FAIL=str(fail))
     first = qb(*args, env=env)
-    assert "1 api-error(s) excluded" in first.stdout
+    assert "excluded: 1 api-error (rerun with --resume)" in first.stdout
     m = metrics.compute(records(out), {t.id: t for t in TASKS})
     assert m["pairs"] == 3 and m["pass_rate"] == 1.0
     fail.unlink()
     qb(*args, "--resume", env=env)
     m = metrics.compute(records(out), {t.id: t for t in TASKS})
-    assert m["pairs"] == 4 and m["api_errors_excluded"] == 0
+    assert m["pairs"] == 4 and m["excluded"] == {}
 
 
 def test_retry_mode_feeds_errors_back_and_is_marked_exploration(tmp_path):
@@ -378,3 +378,43 @@ def test_ctrl_c_stops_promptly_and_resume_completes_the_run(tmp_path):
     final = metrics.latest_sequences(records(out))
     assert len(final) == 3 * len(TASKS)
     assert all(seq[-1]["passed"] for seq in final.values())
+
+
+def test_a_crashing_adapter_or_executor_is_recorded_not_fatal(tmp_path):
+    """Bugs outside the model become api-error / harness-error records, excluded and redone later."""
+    from quotebench.adapters import Reply
+    from quotebench.contracts import CONTRACTS
+    from quotebench.executors.local import LocalExecutor
+    from quotebench.runner import RunConfig, Runner
+    from quotebench.store import ResultsFile
+
+    write = [t for t in TASKS if t.scenario == "write-file"]
+
+    class Flaky:
+        name = "flaky"
+
+        def complete(self, request):
+            if request.task.tier == 1:
+                raise RuntimeError("adapter bug")
+            return Reply(request.task.oracle)
+
+    class BrokenDisk(LocalExecutor):
+        def run(self, task, command):
+            if task.tier == 2:
+                raise OSError(28, "No space left on device")
+            return super().run(task, command)
+
+    store = ResultsFile(str(tmp_path / "r.jsonl"), {"adapter": "flaky"}, resume=False)
+    with BrokenDisk() as executor:
+        Runner(Flaky(), executor, RunConfig(CONTRACTS["raw"]), store).run(write)
+    store.close()
+    by_tier = {r["task_id"]: r for r in records(tmp_path / "r.jsonl")}
+    assert by_tier[write[1].id]["status"] == "api-error" and "adapter bug" in by_tier[write[1].id]["error"]
+    assert by_tier[write[2].id]["status"] == "harness-error"
+    m = metrics.compute(records(tmp_path / "r.jsonl"), {t.id: t for t in TASKS})
+    assert m["excluded"] == {"api-error": 1, "harness-error": 1} and m["pass_rate"] == 1.0
+    assert store_finished(tmp_path / "r.jsonl") == {(write[0].id, 0), (write[3].id, 0)}
+
+
+def store_finished(path):
+    return store.finished_pairs(records(path), {t.id: t.digest for t in TASKS})
