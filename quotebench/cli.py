@@ -111,7 +111,7 @@ def show(task_id: Annotated[str, typer.Argument(help="A task id from `quotebench
 def validate(
     contract: Annotated[str, typer.Option(help="raw, json, wrapped or all.")] = "raw",
     executor: Annotated[
-        str, typer.Option(help="Where commands run: local or sandbox (bubblewrap).")
+        str, typer.Option(help="Where commands run: local, sandbox (bubblewrap) or docker.")
     ] = "local",
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     workers: Annotated[int, typer.Option(min=0, help="Worker processes (default: two per core).")] = 0,
@@ -164,7 +164,7 @@ def run(
         int, typer.Option(min=1, help="Attempts in flight (API calls run in parallel).")
     ] = 4,
     executor: Annotated[
-        str, typer.Option(help="Where commands run: local or sandbox (bubblewrap).")
+        str, typer.Option(help="Where commands run: local, sandbox (bubblewrap) or docker.")
     ] = "local",
     resume: Annotated[bool, typer.Option(help="Continue an interrupted results file.")] = False,
     strict_replies: Annotated[bool, typer.Option(help="Any reply cleanup becomes a contract-error.")] = False,
@@ -249,7 +249,7 @@ def replay(
     results: Annotated[str, typer.Argument(help="A results JSONL file to re-execute.")],
     out: Annotated[str, typer.Option(help="Where to write the replayed results.")],
     executor: Annotated[
-        str, typer.Option(help="Where commands run: local or sandbox (bubblewrap).")
+        str, typer.Option(help="Where commands run: local, sandbox (bubblewrap) or docker.")
     ] = "local",
 ) -> None:
     """Re-execute every stored command under another executor, without calling the model again."""

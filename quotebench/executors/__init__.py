@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-NAMES = ("local", "sandbox")
+NAMES = ("local", "sandbox", "docker")
 
 
 @dataclass(frozen=True)
@@ -34,4 +34,8 @@ def get(name: str, **options):
         from quotebench.executors.sandbox import SandboxExecutor
 
         return SandboxExecutor(**options)
+    if name == "docker":
+        from quotebench.executors.docker_executor import DockerExecutor
+
+        return DockerExecutor(**options)
     raise UnknownExecutor(f"unknown executor {name!r}; choose one of: {', '.join(NAMES)}")

@@ -32,14 +32,14 @@ def command_env(root: str) -> dict[str, str]:
     }
 
 
-def _tail(path: str) -> str:
+def read_tail(path: str) -> str:
     with open(path, "rb") as fh:
         fh.seek(0, os.SEEK_END)
         fh.seek(max(0, fh.tell() - TAIL_BYTES))
         return fh.read().decode("utf-8", errors="replace")
 
 
-def _force_remove(path: str) -> None:
+def force_remove(path: str) -> None:
     """Remove an attempt tree even if the command made parts of it read-only."""
     try:
         shutil.rmtree(path)
@@ -136,7 +136,7 @@ class LocalExecutor:
             shutil.copytree(template, root, symlinks=True)
             return self._execute(task, command, attempt, root, baseline)
         finally:
-            _force_remove(attempt)
+            force_remove(attempt)
 
     def _execute(self, task: Task, command: str, attempt: str, root: str, baseline: dict) -> Execution:
         out_path, err_path = os.path.join(attempt, "stdout"), os.path.join(attempt, "stderr")
@@ -175,8 +175,8 @@ class LocalExecutor:
             timed_out=timed_out,
             # bash exits 2 on a parse error; only then is the extra bash -n worth its spawn.
             syntax_ok=exit_code != 2 or syntax_ok(command),
-            stdout_tail=_tail(out_path),
-            stderr_tail=_tail(err_path),
+            stdout_tail=read_tail(out_path),
+            stderr_tail=read_tail(err_path),
             duration_s=round(duration, 4),
             verdict=fsstate.judge(task.expect, root, baseline),
         )
