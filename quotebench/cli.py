@@ -244,6 +244,10 @@ def show_report(
     print(json.dumps(m, indent=2) if as_json else report.text(run_header, m))
 
 
+# The specification calls this step `score`; both names work.
+app.command("score", help="Same as report: summarize a results file.")(show_report)
+
+
 @app.command()
 def replay(
     results: Annotated[str, typer.Argument(help="A results JSONL file to re-execute.")],
