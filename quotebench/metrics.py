@@ -65,6 +65,8 @@ def compute(records: list[dict], tasks: dict[str, Task]) -> dict:
     usage = [r["usage"] for seq in scored.values() for r in seq if r.get("usage")]
     latencies = [r["latency_s"] for seq in scored.values() for r in seq if r.get("latency_s") is not None]
     report = {
+        # Answers to an older revision of their task: they still count, but a reviewer must know.
+        "stale": sum(1 for (tid, _), r in first.items() if r.get("task_digest") != tasks[tid].digest),
         "pairs": len(first),
         "tasks": len(per_task),
         "trials": trials,

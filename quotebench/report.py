@@ -22,6 +22,11 @@ def text(header: dict, m: dict) -> str:
         f"pass rate    {_pct(m['pass_rate'])}   tiers: "
         + "  ".join(f"{t} {_pct(v)}" for t, v in m["tiers"].items()),
     ]
+    if m["stale"]:
+        lines.append(
+            f"WARNING: {m['stale']} attempt(s) answered an older revision of their task; "
+            "rerun them (--resume redoes them) before comparing numbers"
+        )
     if m["pass_hat_k"]:
         lines.append("pass^k       " + "  ".join(f"k={k} {_pct(v)}" for k, v in m["pass_hat_k"].items()))
     if m.get("retry_pass_rate") is not None:

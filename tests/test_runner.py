@@ -398,3 +398,15 @@ def test_a_crashing_adapter_or_executor_is_recorded_not_fatal(tmp_path):
 
 def store_finished(path):
     return store.finished_pairs(records(path), {t.id: t.digest for t in TASKS})
+
+
+def test_report_warns_about_answers_to_an_older_task_revision(tmp_path):
+    out = tmp_path / "r.jsonl"
+    qb("run", "--adapter", "oracle", "--tasks", "write-file", "--out", str(out))
+    text = out.read_text()
+    digest = catalogue.get("write-file/t1-apostrophe").digest
+    out.write_text(text.replace(digest, "0" * 16))
+    report = qb("report", str(out))
+    assert "WARNING: 1 attempt(s) answered an older revision" in report.stdout
+    qb("run", "--adapter", "oracle", "--tasks", "write-file", "--out", str(out), "--resume")
+    assert "WARNING" not in qb("report", str(out)).stdout
