@@ -220,9 +220,9 @@ def run(
         except StoreError as err:
             raise UsageProblem(str(err)) from None
         try:
-            total = sum(1 for k in range(trials) for _ in selected)
-            with Progress(total, f"run {adapter}") as bar:
-                Runner(model_adapter, runner_executor, config, store).run(selected, progress=bar.advance)
+            runner = Runner(model_adapter, runner_executor, config, store)
+            with Progress(len(runner.pending(selected)), f"run {adapter}") as bar:
+                runner.run(selected, progress=bar.advance)
         except RunAborted as err:
             raise UsageProblem(str(err)) from None
         finally:

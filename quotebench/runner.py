@@ -73,10 +73,14 @@ class Runner:
         self._abort = threading.Event()
         self._abort_reason: str | None = None
 
+    def pending(self, tasks: list[Task]) -> list[tuple[Task, int]]:
+        """The (task, trial) pairs not yet finished in the results file (all of them in a new run)."""
+        done = finished_pairs(self.store.previous, {t.id: t.digest for t in tasks})
+        return [(t, k) for k in range(self.config.trials) for t in tasks if (t.id, k) not in done]
+
     def run(self, tasks: list[Task], progress: Callable[[], None] | None = None) -> int:
         """Run every unfinished (task, trial) pair; returns how many pairs were run now."""
-        done = finished_pairs(self.store.previous, {t.id: t.digest for t in tasks})
-        pairs = [(t, k) for k in range(self.config.trials) for t in tasks if (t.id, k) not in done]
+        pairs = self.pending(tasks)
 
         def one(pair):
             self._run_pair(*pair)
