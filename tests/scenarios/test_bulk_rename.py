@@ -7,7 +7,6 @@ from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_word, double_quoted, heredoc, single_quoted_concat
 
 TASKS = bulk_rename.tasks()
-HOSTILE = [t for t in TASKS if t.hostile]
 
 CORRECT = {
     # ./ on both names instead of --: the prefix may start with a dash too.

@@ -5,7 +5,6 @@ from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_word, double_quoted, heredoc, single_quoted_concat
 
 TASKS = env_passing.tasks()
-HOSTILE = [t for t in TASKS if t.hostile]
 
 
 def half_escaped(text: str) -> str:

@@ -8,7 +8,6 @@ from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_pipe, double_quoted, single_quoted_concat
 
 TASKS = field_lookup.tasks()
-HOSTILE = [t for t in TASKS if t.hostile]
 
 CORRECT = {
     "awk-environ": lambda p: (

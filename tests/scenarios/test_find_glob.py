@@ -10,7 +10,6 @@ from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_word, double_quoted, heredoc, single_quoted_concat
 
 TASKS = find_glob.tasks()
-HOSTILE = [t for t in TASKS if t.hostile]
 
 PYTHON_WALK = (
     "python3 -c 'import fnmatch, os, sys\n"

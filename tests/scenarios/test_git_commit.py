@@ -5,7 +5,6 @@ from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_pipe, double_quoted, heredoc, single_quoted_concat
 
 TASKS = git_commit.tasks()
-HOSTILE = [t for t in TASKS if t.hostile]
 
 
 def paragraphs_as_m_flags(message: str) -> str:

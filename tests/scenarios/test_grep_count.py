@@ -9,7 +9,6 @@ from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_word, double_quoted, single_quoted_concat
 
 TASKS = grep_count.tasks()
-HOSTILE = [t for t in TASKS if t.hostile]
 
 CORRECT = {
     "grep-ansi-c": lambda p: f"grep -cF -- {ansi_c(p['needle'])} {p['source']} > {p['target']}",

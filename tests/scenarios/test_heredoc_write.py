@@ -6,7 +6,6 @@ from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_pipe, double_quoted, heredoc
 
 TASKS = heredoc_write.tasks()
-HOSTILE = [t for t in TASKS if t.hostile]
 
 CORRECT = {
     "quoted-heredoc": lambda p: f"cat > {p['target']} {heredoc(p['payload'])}",

@@ -7,7 +7,6 @@ from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_word, double_quoted, heredoc, single_quoted_concat
 
 TASKS = hostile_filenames.tasks()
-HOSTILE = [t for t in TASKS if t.hostile]
 
 CORRECT = {
     # ./ instead of -- keeps a leading dash from being read as an option.

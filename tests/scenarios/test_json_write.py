@@ -7,7 +7,6 @@ from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_pipe, double_quoted, heredoc, single_quoted_concat
 
 TASKS = json_write.tasks()
-HOSTILE = [t for t in TASKS if t.hostile]
 
 
 def document(p: dict) -> str:

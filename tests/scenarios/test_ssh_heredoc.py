@@ -5,7 +5,6 @@ from tests.scenarios.matrix import strategy_tests
 from tests.strategies import ansi_c, base64_pipe, heredoc, single_quoted_concat
 
 TASKS = ssh_heredoc.tasks()
-HOSTILE = [t for t in TASKS if t.hostile]
 
 
 def with_heredoc(command: str, text: str, delimiter: str) -> str:
