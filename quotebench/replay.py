@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime
 
-from quotebench.classify import classify
-from quotebench.model import CLOSE, OPEN, Task
+from quotebench.model import Task
+from quotebench.runner import execution_fields
 from quotebench.store import ResultsFile
 
 
@@ -15,7 +15,7 @@ def replay(header: dict, records: list[dict], tasks: dict[str, Task], executor, 
         executor=executor.name,
         toolchain=executor.toolchain(),
         replay_of_started_at=header.get("started_at"),
-        started_at=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        started_at=datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
     )
     new_header.pop("type", None)
     store = ResultsFile(out, new_header, resume=False)
@@ -31,22 +31,8 @@ def replay(header: dict, records: list[dict], tasks: dict[str, Task], executor, 
                 counts["copied"] += 1
                 continue
             execution = executor.run(task, record["command"])
-            failure = classify(execution)
-            store.append(
-                {
-                    **{k: v for k, v in record.items() if k != "type"},
-                    "exit_code": execution.exit_code,
-                    "stdout_tail": execution.stdout_tail,
-                    "stderr_tail": execution.stderr_tail,
-                    "failure_class": failure,
-                    "passed": failure == "pass",
-                    "marker_leakage": OPEN in record["command"]
-                    or CLOSE in record["command"]
-                    or bool(execution.verdict["marker_leak"]),
-                    "problems": execution.verdict["problems"][:5],
-                    "duration_s": execution.duration_s,
-                }
-            )
+            kept = {k: v for k, v in record.items() if k != "type"}
+            store.append({**kept, **execution_fields(record["command"], execution)})
             counts["replayed"] += 1
     finally:
         store.close()

@@ -65,6 +65,24 @@ def header(adapter: Adapter, executor, config: RunConfig, tasks: list[Task]) -> 
     }
 
 
+def execution_fields(command: str, execution) -> dict:
+    """The fields of an attempt record that one execution of a command determines (run and replay)."""
+    failure = classify(execution)
+    return {
+        "status": "ok",
+        "error": None,
+        "command": command,
+        "exit_code": execution.exit_code,
+        "stdout_tail": execution.stdout_tail,
+        "stderr_tail": execution.stderr_tail,
+        "failure_class": failure,
+        "passed": failure == "pass",
+        "marker_leakage": OPEN in command or CLOSE in command or bool(execution.verdict["marker_leak"]),
+        "problems": execution.verdict["problems"][:5],
+        "duration_s": execution.duration_s,
+    }
+
+
 class Runner:
     def __init__(self, adapter: Adapter, executor, config: RunConfig, store: ResultsFile):
         self.adapter, self.executor, self.config, self.store = adapter, executor, config, store
@@ -178,16 +196,5 @@ class Runner:
         except Exception as err:  # e.g. a full disk: the harness failed, not the model
             record.update(status="harness-error", command=command, error=f"{type(err).__name__}: {err}")
             return record
-        failure = classify(execution)
-        record.update(
-            command=command,
-            exit_code=execution.exit_code,
-            stdout_tail=execution.stdout_tail,
-            stderr_tail=execution.stderr_tail,
-            failure_class=failure,
-            passed=failure == "pass",
-            marker_leakage=OPEN in command or CLOSE in command or bool(execution.verdict["marker_leak"]),
-            problems=execution.verdict["problems"][:5],
-            duration_s=execution.duration_s,
-        )
+        record.update(execution_fields(command, execution))
         return record

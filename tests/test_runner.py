@@ -410,3 +410,19 @@ def test_report_warns_about_answers_to_an_older_task_revision(tmp_path):
     assert "WARNING: 1 attempt(s) answered an older revision" in report.stdout
     qb("run", "--adapter", "oracle", "--tasks", "write-file", "--out", str(out), "--resume")
     assert "WARNING" not in qb("report", str(out)).stdout
+
+
+def test_replay_turns_a_harness_error_into_a_real_result(tmp_path):
+    out, again = tmp_path / "r.jsonl", tmp_path / "replayed.jsonl"
+    qb("run", "--adapter", "oracle", "--tasks", "write-file/t1-apostrophe", "--out", str(out))
+    header, [record], _ = store.read(str(out))
+    broken = {**record, "status": "harness-error", "error": "OSError: disk full", "passed": False}
+    out.write_text(
+        json.dumps({"type": "header", **{k: v for k, v in header.items() if k != "type"}})
+        + "\n"
+        + json.dumps(broken)
+        + "\n"
+    )
+    assert qb("replay", str(out), "--out", str(again)).returncode == 0
+    [replayed] = records(again)
+    assert replayed["status"] == "ok" and replayed["error"] is None and replayed["passed"]
