@@ -39,9 +39,9 @@ from quotebench.executors import Execution
 from quotebench.executors.local import (
     SYSTEM_PATH,
     LocalExecutor,
+    collect,
     command_env,
     force_remove,
-    read_tail,
     syntax_ok,
 )
 from quotebench.model import Task
@@ -374,13 +374,4 @@ class DockerExecutor(LocalExecutor):
                 exit_code = api.exec_inspect(exec_id).get("ExitCode")
             exit_code = 255 if exit_code is None else exit_code
             parsed_ok = exit_code != 2 or syntax_ok(command)
-        execution = Execution(
-            exit_code=exit_code,
-            timed_out=timed_out,
-            syntax_ok=parsed_ok,
-            stdout_tail=read_tail(out_path) if os.path.exists(out_path) else "",
-            stderr_tail=read_tail(err_path) if os.path.exists(err_path) else "",
-            duration_s=round(duration, 4),
-            verdict=fsstate.judge(task.expect, root, baseline),
-        )
-        return execution, healthy
+        return collect(task, root, baseline, attempt, exit_code, timed_out, parsed_ok, duration), healthy

@@ -51,6 +51,30 @@ def force_remove(path: str) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
+def collect(
+    task: Task,
+    root: str,
+    baseline: dict,
+    attempt: str,
+    exit_code,
+    timed_out: bool,
+    parsed: bool,
+    duration: float,
+) -> Execution:
+    """What every executor returns once the command has ended: the facts, the output tails (from the
+    attempt's stdout and stderr files) and the judge's verdict on the tree."""
+    out_path, err_path = os.path.join(attempt, "stdout"), os.path.join(attempt, "stderr")
+    return Execution(
+        exit_code=exit_code,
+        timed_out=timed_out,
+        syntax_ok=parsed,
+        stdout_tail=read_tail(out_path) if os.path.exists(out_path) else "",
+        stderr_tail=read_tail(err_path) if os.path.exists(err_path) else "",
+        duration_s=round(duration, 4),
+        verdict=fsstate.judge(task.expect, root, baseline),
+    )
+
+
 def _kill_group(pgid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
@@ -169,14 +193,8 @@ class LocalExecutor:
                 _kill_group(proc.pid)
             timed_out = fired.is_set()
             exit_code = None if timed_out else returncode
-        duration = time.perf_counter() - started
-        return Execution(
-            exit_code=exit_code,
-            timed_out=timed_out,
-            # bash exits 2 on a parse error; only then is the extra bash -n worth its spawn.
-            syntax_ok=exit_code != 2 or syntax_ok(command),
-            stdout_tail=read_tail(out_path),
-            stderr_tail=read_tail(err_path),
-            duration_s=round(duration, 4),
-            verdict=fsstate.judge(task.expect, root, baseline),
+        # bash exits 2 on a parse error; only then is the extra bash -n worth its spawn.
+        parsed = exit_code != 2 or syntax_ok(command)
+        return collect(
+            task, root, baseline, attempt, exit_code, timed_out, parsed, time.perf_counter() - started
         )
